@@ -1,0 +1,172 @@
+/*
+ * libtts: Tame Transformation Signatures (TTS) over GF(256).
+ *
+ * The eight TTS Challenge dimensions TTS(16,22) ... TTS(36,50), selected at
+ * run time through an opaque parameter handle. The byte layouts of keys and
+ * signatures are those of docs/SPEC.md. No function aborts, prints or exits;
+ * every function that can fail returns one of the TTS_E* codes below.
+ *
+ * Buffers have the sizes the tts_*_bytes() functions give; as in NIST's API
+ * the callee cannot check them. Pointers may be unaligned and need not be
+ * distinct unless stated.
+ *
+ * TTS is of research interest only: modern attacks are known and these
+ * parameters must not protect anything real (see docs/SPEC.md).
+ */
+#ifndef TTS_H
+#define TTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TTS_VERSION_STRING "0.1.0"
+
+/* Return codes. */
+#define TTS_OK        0
+#define TTS_EINVAL   (-1) /* NULL pointer, unknown name, bad length */
+#define TTS_EBADSIG  (-2) /* verification failed */
+#define TTS_EKEY     (-3) /* malformed key */
+#define TTS_ERETRY   (-4) /* no signature after TTS_MAX_ATTEMPTS attempts */
+#define TTS_EBACKEND (-5) /* backend unknown or unavailable on this CPU */
+#define TTS_ERNG     (-6) /* the randomness source failed */
+
+#define TTS_SEED_BYTES    32   /* key-generation seed */
+#define TTS_MAX_ATTEMPTS  1000 /* signing attempts before TTS_ERETRY */
+
+/* Largest sizes over all sets, for stack buffers in callers. */
+#define TTS_MAX_M         36
+#define TTS_MAX_N         50
+#define TTS_MAX_PK_BYTES  47700
+#define TTS_MAX_SK_BYTES  4414
+#define TTS_MAX_SIG_BYTES 50
+
+typedef struct tts_params tts_params; /* opaque; lives in a static table */
+
+/* The parameter table: tts_params_at(i) for i < tts_params_count(), in the
+ * order of docs/SPEC.md section 2; NULL past the end. */
+size_t tts_params_count(void);
+const tts_params *tts_params_at(size_t i);
+/* Accepts "TTS(20,28)", "tts-20-28", "20,28" (case-insensitive, spaces
+ * ignored); NULL if no set has that name. */
+const tts_params *tts_params_get(const char *name);
+const char *tts_params_name(const tts_params *p); /* "TTS(20,28)" */
+
+size_t tts_pk_bytes(const tts_params *p);
+size_t tts_sk_bytes(const tts_params *p);
+size_t tts_sig_bytes(const tts_params *p);
+size_t tts_digest_bytes(const tts_params *p); /* m */
+
+/* Shape of the central map: m, n, v, a, b and C (central coefficients).
+ * Returns 0 for a NULL p. */
+unsigned tts_params_m(const tts_params *p);
+unsigned tts_params_n(const tts_params *p);
+unsigned tts_params_v(const tts_params *p);
+unsigned tts_params_a(const tts_params *p);
+unsigned tts_params_b(const tts_params *p);
+unsigned tts_params_coeffs(const tts_params *p);
+
+/* Randomness callback: fill out[0..len-1]; return 0 on success. */
+typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
+
+/* Key generation. tts_keypair draws the 32-byte seed from rng (NULL: the
+ * system generator) with a single call, then proceeds as
+ * tts_keypair_from_seed, which is deterministic. */
+int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
+int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                    tts_rng_fn rng, void *ctx);
+int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                          const uint8_t seed[TTS_SEED_BYTES]);
+
+/* Signing: digest = first m bytes of SHA-512(msg). Each attempt draws v
+ * bytes with exactly one rng call (NULL: the system generator). The secret
+ * key is trusted (run tts_sk_check on keys from untrusted storage). */
+int tts_sign(const tts_params *p, uint8_t *sig,
+             const uint8_t *msg, size_t msglen, const uint8_t *sk);
+int tts_sign_rng(const tts_params *p, uint8_t *sig,
+                 const uint8_t *msg, size_t msglen, const uint8_t *sk,
+                 tts_rng_fn rng, void *ctx);
+int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
+                    const uint8_t *sk, tts_rng_fn rng, void *ctx);
+
+/* Verification: TTS_OK if P(sig) equals the digest, else TTS_EBADSIG. */
+int tts_verify(const tts_params *p, const uint8_t *sig,
+               const uint8_t *msg, size_t msglen, const uint8_t *pk);
+int tts_verify_digest(const tts_params *p, const uint8_t *sig,
+                      const uint8_t *digest, const uint8_t *pk);
+
+/* Evaluate the public map at w (n bytes) into out (m bytes). */
+int tts_pk_eval(const tts_params *p, uint8_t *out, const uint8_t *w,
+                const uint8_t *pk);
+
+/* Message digest as signing uses it: first m bytes of SHA-512(msg). */
+int tts_digest(const tts_params *p, uint8_t *digest,
+               const uint8_t *msg, size_t msglen);
+
+/* TTS_OK if sk is well formed: S1 and S3 invertible and s1 = F(S3^-1 s3).
+ * Otherwise TTS_EKEY. */
+int tts_sk_check(const tts_params *p, const uint8_t *sk);
+
+/* Recompute the public key of a (checked) secret key. */
+int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk);
+
+/* Backends: "ref" always; others when built and supported by the CPU.
+ * The environment variable TTS_BACKEND overrides the first automatic pick. */
+const char *tts_backend(void);
+int tts_set_backend(const char *name);
+
+/* A static English description of a TTS_E* code. */
+const char *tts_strerror(int code);
+
+/*
+ * NIST API (SUPERCOP / PQC style), one namespaced instance per set, e.g.
+ * tts_20_28_crypto_sign_keypair. sm = msg || sig. crypto_sign_open returns
+ * -1 on failure. The _rng variants of the generic form take the randomness
+ * source explicitly (the KAT generator passes NIST's DRBG).
+ */
+int tts_crypto_sign_keypair(const tts_params *p, unsigned char *pk,
+                            unsigned char *sk, tts_rng_fn rng, void *ctx);
+int tts_crypto_sign(const tts_params *p, unsigned char *sm,
+                    unsigned long long *smlen, const unsigned char *m,
+                    unsigned long long mlen, const unsigned char *sk,
+                    tts_rng_fn rng, void *ctx);
+int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
+                         unsigned long long *mlen, const unsigned char *sm,
+                         unsigned long long smlen, const unsigned char *pk);
+
+#define TTS_NIST_DECLARE(M, N, SK, PK)                                        \
+    enum {                                                                    \
+        TTS_##M##_##N##_CRYPTO_SECRETKEYBYTES = SK,                           \
+        TTS_##M##_##N##_CRYPTO_PUBLICKEYBYTES = PK,                           \
+        TTS_##M##_##N##_CRYPTO_BYTES = N                                      \
+    };                                                                        \
+    int tts_##M##_##N##_crypto_sign_keypair(unsigned char *pk,                \
+                                            unsigned char *sk);               \
+    int tts_##M##_##N##_crypto_sign(unsigned char *sm,                        \
+                                    unsigned long long *smlen,                \
+                                    const unsigned char *m,                   \
+                                    unsigned long long mlen,                  \
+                                    const unsigned char *sk);                 \
+    int tts_##M##_##N##_crypto_sign_open(unsigned char *m,                    \
+                                         unsigned long long *mlen,            \
+                                         const unsigned char *sm,             \
+                                         unsigned long long smlen,            \
+                                         const unsigned char *pk);
+
+TTS_NIST_DECLARE(16, 22,  879,  4400)
+TTS_NIST_DECLARE(20, 26, 1254,  7540)
+TTS_NIST_DECLARE(20, 28, 1399,  8680)
+TTS_NIST_DECLARE(24, 32, 1864, 13440)
+TTS_NIST_DECLARE(24, 34, 2039, 15096)
+TTS_NIST_DECLARE(28, 38, 2594, 21812)
+TTS_NIST_DECLARE(32, 44, 3444, 33088)
+TTS_NIST_DECLARE(36, 50, 4414, 47700)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TTS_H */

@@ -1,0 +1,110 @@
+/* The parameter table: the one source of truth for the eight sets. */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+#include "central_tables.h"
+
+#define SET(M, N, V, A, B)                                                    \
+    { "TTS(" #M "," #N ")", "tts-" #M "-" #N, M, N, V, A, B,                  \
+      (A + 2) * (V - 1) + B * (B + 1), tts_terms_##M##_##N, tts_layers_##M##_##N }
+
+static const tts_params table[] = {
+    SET(16, 22,  6,  7,  7),
+    SET(20, 26,  6, 10,  8),
+    SET(20, 28,  8,  9,  9),
+    SET(24, 32,  8, 12, 10),
+    SET(24, 34, 10, 11, 11),
+    SET(28, 38, 10, 14, 12),
+    SET(32, 44, 12, 16, 14),
+    SET(36, 50, 14, 18, 16),
+};
+
+#define NSETS (sizeof table / sizeof table[0])
+
+size_t tts_params_count(void) { return NSETS; }
+
+const tts_params *tts_params_at(size_t i)
+{
+    return i < NSETS ? &table[i] : NULL;
+}
+
+/* Parse "M<sep>N" with optional "TTS" / "TTS(" prefix and ")" suffix. */
+static int parse_mn(const char *s, unsigned *m, unsigned *n)
+{
+    char buf[32];
+    size_t k = 0;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s))
+            continue;
+        if (k + 1 >= sizeof buf)
+            return -1;
+        buf[k++] = (char)tolower((unsigned char)*s);
+    }
+    buf[k] = '\0';
+    const char *q = buf;
+    if (strncmp(q, "tts", 3) == 0) {
+        q += 3;
+        if (*q == '(' || *q == '-' || *q == '_')
+            q++;
+    }
+    unsigned val[2] = {0, 0};
+    for (int f = 0; f < 2; f++) {
+        int digits = 0;
+        while (*q >= '0' && *q <= '9' && digits < 3) {
+            val[f] = val[f] * 10 + (unsigned)(*q++ - '0');
+            digits++;
+        }
+        if (!digits)
+            return -1;
+        if (f == 0) {
+            if (*q != ',' && *q != '-' && *q != '_')
+                return -1;
+            q++;
+        }
+    }
+    if (*q == ')' && buf[0] == 't')
+        q++;
+    if (*q)
+        return -1;
+    *m = val[0];
+    *n = val[1];
+    return 0;
+}
+
+const tts_params *tts_params_get(const char *name)
+{
+    unsigned m, n;
+    if (!name || parse_mn(name, &m, &n))
+        return NULL;
+    for (size_t i = 0; i < NSETS; i++)
+        if (table[i].m == m && table[i].n == n)
+            return &table[i];
+    return NULL;
+}
+
+const char *tts_params_name(const tts_params *p) { return p ? p->name : NULL; }
+size_t tts_pk_bytes(const tts_params *p) { return p ? pk_bytes(p) : 0; }
+size_t tts_sk_bytes(const tts_params *p) { return p ? sk_bytes(p) : 0; }
+size_t tts_sig_bytes(const tts_params *p) { return p ? p->n : 0; }
+size_t tts_digest_bytes(const tts_params *p) { return p ? p->m : 0; }
+unsigned tts_params_m(const tts_params *p) { return p ? p->m : 0; }
+unsigned tts_params_n(const tts_params *p) { return p ? p->n : 0; }
+unsigned tts_params_v(const tts_params *p) { return p ? p->v : 0; }
+unsigned tts_params_a(const tts_params *p) { return p ? p->a : 0; }
+unsigned tts_params_b(const tts_params *p) { return p ? p->b : 0; }
+unsigned tts_params_coeffs(const tts_params *p) { return p ? p->coeffs : 0; }
+
+const char *tts_strerror(int code)
+{
+    switch (code) {
+    case TTS_OK:       return "success";
+    case TTS_EINVAL:   return "invalid argument";
+    case TTS_EBADSIG:  return "signature verification failed";
+    case TTS_EKEY:     return "malformed key";
+    case TTS_ERETRY:   return "no signature found within the attempt limit";
+    case TTS_EBACKEND: return "backend unknown or not available on this CPU";
+    case TTS_ERNG:     return "randomness source failed";
+    default:           return "unknown error";
+    }
+}
