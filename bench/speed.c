@@ -1,0 +1,172 @@
+/*
+ * Timing loop for the core operations of every set on the current backend:
+ * key generation (from a seed), tts_sign_digest (randomness from a fast
+ * buffered generator) and tts_verify_digest. Each operation is run RUNS
+ * times after a warm-up; the median, quartiles and minimum of the per-call
+ * TSC cycle counts (rdtsc, reference cycles) and of the wall-clock ns are
+ * printed, with the machine and compiler.
+ *
+ * usage: tts-speed [-r RUNS] [SET ...]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tts.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static uint64_t cycles(void) { return __rdtsc(); }
+#define CYCLE_SOURCE "rdtsc"
+#else
+static uint64_t cycles(void) { return 0; }
+#define CYCLE_SOURCE "none"
+#endif
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* xorshift64*: fast, deterministic, good enough for timing. */
+static int fast_rng(void *ctx, uint8_t *out, size_t len)
+{
+    uint64_t *s = ctx;
+    for (size_t i = 0; i < len; i++) {
+        *s ^= *s >> 12;
+        *s ^= *s << 25;
+        *s ^= *s >> 27;
+        out[i] = (uint8_t)((*s * 0x2545F4914F6CDD1Dull) >> 56);
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    uint64_t *cyc, *ns;
+} samples;
+
+static void report(const char *set, const char *op, samples *s, size_t runs)
+{
+    qsort(s->cyc, runs, sizeof *s->cyc, cmp_u64);
+    qsort(s->ns, runs, sizeof *s->ns, cmp_u64);
+    printf("%-11s %-7s %10llu %10llu %10llu %10llu %11.2f\n", set, op,
+           (unsigned long long)s->cyc[runs / 2], (unsigned long long)s->cyc[runs / 4],
+           (unsigned long long)s->cyc[3 * runs / 4], (unsigned long long)s->cyc[0],
+           s->ns[runs / 2] / 1000.0);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    snprintf(buf, len, "unknown");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            char *c = strchr(line, ':');
+            if (c) {
+                snprintf(buf, len, "%s", c + 2);
+                buf[strcspn(buf, "\n")] = '\0';
+            }
+            break;
+        }
+    if (f)
+        fclose(f);
+}
+
+static int bench(const tts_params *p, size_t runs, samples *s)
+{
+    static uint8_t pk[TTS_MAX_PK_BYTES], sk[TTS_MAX_SK_BYTES];
+    uint8_t seed[TTS_SEED_BYTES] = {0}, sig[TTS_MAX_SIG_BYTES], dg[TTS_MAX_M] = {0};
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    const char *name = tts_params_name(p);
+    size_t kruns = runs < 100 ? runs : 100; /* keygen is ms-scale */
+
+    for (size_t i = 0; i < kruns + 2; i++) {
+        seed[0] = (uint8_t)i;
+        uint64_t t0 = now_ns(), c0 = cycles();
+        if (tts_keypair_from_seed(p, pk, sk, seed) != TTS_OK)
+            return -1;
+        uint64_t c1 = cycles(), t1 = now_ns();
+        if (i >= 2) {
+            s->cyc[i - 2] = c1 - c0;
+            s->ns[i - 2] = t1 - t0;
+        }
+    }
+    report(name, "keygen", s, kruns);
+    for (size_t i = 0; i < runs + runs / 10; i++) {
+        dg[0] = (uint8_t)i;
+        dg[1] = (uint8_t)(i >> 8);
+        uint64_t t0 = now_ns(), c0 = cycles();
+        if (tts_sign_digest(p, sig, dg, sk, fast_rng, &st) != TTS_OK)
+            return -1;
+        uint64_t c1 = cycles(), t1 = now_ns();
+        if (i >= runs / 10) {
+            s->cyc[i - runs / 10] = c1 - c0;
+            s->ns[i - runs / 10] = t1 - t0;
+        }
+    }
+    report(name, "sign", s, runs);
+    for (size_t i = 0; i < runs + runs / 10; i++) {
+        uint64_t t0 = now_ns(), c0 = cycles();
+        int rc = tts_verify_digest(p, sig, dg, pk);
+        uint64_t c1 = cycles(), t1 = now_ns();
+        if (rc != TTS_OK)
+            return -1;
+        if (i >= runs / 10) {
+            s->cyc[i - runs / 10] = c1 - c0;
+            s->ns[i - runs / 10] = t1 - t0;
+        }
+    }
+    report(name, "verify", s, runs);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    size_t runs = 1000;
+    int first = 1;
+    char model[128];
+    if (argc > 2 && strcmp(argv[1], "-r") == 0) {
+        runs = strtoul(argv[2], NULL, 10);
+        first = 3;
+        if (runs < 10 || runs > 1000000) {
+            fprintf(stderr, "tts-speed: -r wants 10..1000000\n");
+            return 2;
+        }
+    }
+    samples s = {malloc(runs * sizeof(uint64_t)), malloc(runs * sizeof(uint64_t))};
+    if (!s.cyc || !s.ns)
+        return 2;
+    cpu_model(model, sizeof model);
+    printf("# machine: %s; compiler: %s; backend: %s; cycles: %s; runs: %zu "
+           "(keygen: %zu)\n", model, __VERSION__, tts_backend(), CYCLE_SOURCE,
+           runs, runs < 100 ? runs : (size_t)100);
+    printf("%-11s %-7s %10s %10s %10s %10s %11s\n", "set", "op", "median", "q1",
+           "q3", "min", "median us");
+    int rc = 0;
+    for (int i = first; i < argc; i++) {
+        const tts_params *p = tts_params_get(argv[i]);
+        if (!p) {
+            fprintf(stderr, "tts-speed: unknown parameter set '%s'\n", argv[i]);
+            return 2;
+        }
+        rc |= bench(p, runs, &s);
+    }
+    for (size_t i = 0; first == argc && i < tts_params_count(); i++)
+        rc |= bench(tts_params_at(i), runs, &s);
+    free(s.cyc);
+    free(s.ns);
+    if (rc)
+        fprintf(stderr, "tts-speed: an operation failed\n");
+    return rc ? 1 : 0;
+}
