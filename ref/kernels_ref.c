@@ -1,5 +1,4 @@
 /* Portable kernels: byte at a time, branch-free, no tables. */
-#include "ct.h"
 #include "gf256.h"
 #include "internal.h"
 
@@ -20,39 +19,16 @@ static void matvec_ref(uint8_t *y, const uint8_t *M, const uint8_t *x,
     }
 }
 
-/*
- * Constant-time Gauss-Jordan. For pivot column k, every later row is added
- * to row k under a mask that is set while the pivot is still zero, so a zero
- * pivot is repaired without a branch; ok accumulates "every pivot nonzero".
- * The pivot is inverted by Fermat (gf256_inv) and every other row is cleared
- * in column k. The loop structure depends only on rows and cols.
- */
-static uint8_t gauss_ref(uint8_t *M, unsigned rows, unsigned cols)
+static void scale_ref(uint8_t *row, uint8_t s, size_t len)
 {
-    uint8_t ok = 1;
-    for (unsigned k = 0; k < rows; k++) {
-        uint8_t *pk = M + (size_t)k * cols;
-        for (unsigned i = k + 1; i < rows; i++) {
-            const uint8_t *pi = M + (size_t)i * cols;
-            uint8_t mask = ct_mask(ct_is_zero(pk[k]));
-            for (unsigned j = k; j < cols; j++)
-                pk[j] ^= mask & pi[j];
-        }
-        ok &= (uint8_t)(1 ^ ct_is_zero(pk[k]));
-        uint8_t inv = gf256_inv(pk[k]);
-        for (unsigned j = k; j < cols; j++)
-            pk[j] = gf256_mul(pk[j], inv);
-        for (unsigned i = 0; i < rows; i++) {
-            if (i == k)
-                continue;
-            uint8_t *pi = M + (size_t)i * cols;
-            uint8_t f = pi[k];
-            for (unsigned j = k; j < cols; j++)
-                pi[j] ^= gf256_mul(pk[j], f);
-        }
-    }
-    return ok;
+    for (size_t i = 0; i < len; i++)
+        row[i] = gf256_mul(row[i], s);
 }
+
+#define GAUSS_FN gauss_ref
+#define GAUSS_MADD madd_ref
+#define GAUSS_SCALE scale_ref
+#include "gauss_impl.h"
 
 /* P(w): every quadratic monomial w_i w_j (i <= j) then every w_i, each
  * scaling its m-byte block of the public key. */
