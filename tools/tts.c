@@ -1,0 +1,582 @@
+/* tts: key generation, signing and verification from the command line.
+ * Manual: tools/tts.1. Exit status: 0 success, 1 invalid signature, 2 any
+ * usage or input error. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "tts.h"
+#include "ttsfile.h"
+
+#define ST_OK      0
+#define ST_INVALID 1
+#define ST_ERROR   2
+
+#define DEFAULT_SET "TTS(20,28)"
+#define ERRLEN      512
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+static const char usage_text[] =
+    "usage: tts COMMAND [OPTIONS]\n"
+    "\n"
+    "commands:\n"
+    "  params       list the parameter sets and their sizes in bytes\n"
+    "  keygen [--params SET] [--seed FILE] [--armor] [--force] -o NAME\n"
+    "               write a key pair to NAME.pub and NAME.sec\n"
+    "  sign -k KEY.sec [-o SIG] [--armor] [--force] [FILE|-]\n"
+    "               sign FILE (default: standard input)\n"
+    "  verify -p KEY.pub -s SIG [FILE|-]\n"
+    "               check a signature of FILE (default: standard input)\n"
+    "  pubkey -k KEY.sec [-o KEY.pub] [--armor] [--force]\n"
+    "               recompute the public key of a secret key\n"
+    "  help         show this text (also --help, -h)\n"
+    "  version      show the version (also --version)\n"
+    "\n"
+    "options:\n"
+    "  --params SET     TTS(20,28) (default), tts-20-28 or 20,28; see params\n"
+    "  --seed FILE      derive the key pair from the 32 bytes of FILE\n"
+    "  -o, --output F   output: NAME prefix (keygen), file (sign, pubkey;\n"
+    "                   default standard output)\n"
+    "  -k, --key F      secret key file\n"
+    "  -p, --pubkey F   public key file\n"
+    "  -s, --sig F      signature file\n"
+    "  -a, --armor      write base64 text instead of binary\n"
+    "  -f, --force      replace existing output files\n"
+    "  -h, --help       show this text\n"
+    "\n"
+    "exit status: 0 success, 1 invalid signature, 2 usage or input error.\n"
+    "TTS is broken by modern attacks: use it for research, never to protect\n"
+    "real data.\n";
+
+static int PRINTF_LIKE(1, 2) fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("tts: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return ST_ERROR;
+}
+
+static int PRINTF_LIKE(1, 2) usage_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("tts: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n\n", stderr);
+    fputs(usage_text, stderr);
+    return ST_ERROR;
+}
+
+static int help(void)
+{
+    fputs(usage_text, stdout);
+    return ST_OK;
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+struct opt {
+    const char *name;   /* long form, without "--" */
+    char letter;        /* short form, or 0 */
+    const char **value; /* takes a value, stored here ... */
+    int *flag;          /* ... or is a switch, set to 1 */
+};
+
+static const struct opt *find_long(const struct opt *o, const char *s,
+                                   size_t len)
+{
+    for (; o->name; o++)
+        if (strlen(o->name) == len && memcmp(o->name, s, len) == 0)
+            return o;
+    return NULL;
+}
+
+static const struct opt *find_short(const struct opt *o, char c)
+{
+    for (; o->name; o++)
+        if (o->letter && o->letter == c)
+            return o;
+    return NULL;
+}
+
+/* Parse argv[1..] of a command (argv[0] is its name) against opts, which
+ * ends with a NULL name. Options and operands may mix; "--" ends options
+ * and "-" is an operand. Operands are moved to argv[1..]; returns their
+ * count, or -1 after a message. */
+static int parse_opts(int argc, char **argv, const struct opt *opts)
+{
+    int nops = 0, only_operands = 0;
+
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        const struct opt *o;
+        const char *val = NULL;
+
+        if (only_operands || a[0] != '-' || a[1] == '\0') {
+            argv[1 + nops++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_operands = 1;
+            continue;
+        }
+        if (a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+            if ((o = find_long(opts, a + 2, len)) == NULL) {
+                usage_fail("%s: unknown option '%.*s'", argv[0],
+                           (int)(len + 2), a);
+                return -1;
+            }
+            if (eq && !o->value) {
+                usage_fail("%s: option --%s takes no value", argv[0],
+                           o->name);
+                return -1;
+            }
+            val = eq ? eq + 1 : NULL;
+        } else {
+            if ((o = find_short(opts, a[1])) == NULL) {
+                usage_fail("%s: unknown option '-%c'", argv[0], a[1]);
+                return -1;
+            }
+            if (a[2] && !o->value) {
+                usage_fail("%s: option -%c takes no value", argv[0], a[1]);
+                return -1;
+            }
+            val = a[2] ? a + 2 : NULL;
+        }
+        if (!o->value) {
+            *o->flag = 1;
+            continue;
+        }
+        if (!val) {
+            if (i + 1 >= argc) {
+                usage_fail("%s: option --%s needs a value", argv[0], o->name);
+                return -1;
+            }
+            val = argv[++i];
+        }
+        *o->value = val;
+    }
+    return nops;
+}
+
+#define OPT_END {NULL, 0, NULL, NULL}
+
+/* ---- files --------------------------------------------------------------- */
+
+static int load(const char *path, ttsfile_kind kind, const tts_params **p,
+                uint8_t **buf, size_t *len)
+{
+    char err[ERRLEN];
+
+    if (ttsfile_read(path, kind, p, buf, len, err, sizeof err) != TTSFILE_OK)
+        return fail("%s", err);
+    return ST_OK;
+}
+
+static int save(const char *path, ttsfile_kind kind, const tts_params *p,
+                const uint8_t *payload, unsigned flags)
+{
+    char err[ERRLEN];
+    int rc = ttsfile_write(path, kind, p, payload, flags, err, sizeof err);
+
+    if (rc == TTSFILE_EXISTS)
+        return fail("%s; use --force to overwrite", err);
+    if (rc != TTSFILE_OK)
+        return fail("%s", err);
+    return ST_OK;
+}
+
+/* Binary bytes on a terminal are unreadable and can upset it. */
+static int check_output(const char *path, int armor)
+{
+    if (strcmp(path, "-") == 0 && !armor && isatty(STDOUT_FILENO))
+        return fail("refusing to write binary data to a terminal; use -o "
+                    "FILE or --armor");
+    return ST_OK;
+}
+
+static int load_secret(const char *path, const tts_params **p, uint8_t **sk,
+                       size_t *len)
+{
+    if (load(path, TTSFILE_SECRET_KEY, p, sk, len) != ST_OK)
+        return ST_ERROR;
+    /* tts_sign trusts its key; a file may hold anything. */
+    if (tts_sk_check(*p, *sk) != TTS_OK) {
+        ttsfile_free(*sk, *len);
+        *sk = NULL;
+        return fail("%s: malformed secret key", path);
+    }
+    return ST_OK;
+}
+
+/* SHA-512 of the whole of path ("-": standard input), read in chunks so
+ * that any size works. The first m bytes are the digest of docs/SPEC.md,
+ * section 7.1, as tts_digest computes it. */
+static int hash_input(const char *path, uint8_t h[crypto_hash_sha512_BYTES])
+{
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
+    crypto_hash_sha512_state st;
+    uint8_t buf[16384];
+    struct stat sb;
+    ssize_t r;
+    int e = 0;
+
+    if (fd < 0)
+        return fail("%s: %s", name, strerror(errno));
+    if (fstat(fd, &sb) != 0)
+        e = errno;
+    else if (S_ISDIR(sb.st_mode))
+        e = EISDIR;
+    crypto_hash_sha512_init(&st);
+    while (!e) {
+        r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            e = errno;
+        if (r <= 0)
+            break;
+        crypto_hash_sha512_update(&st, buf, (unsigned long long)r);
+    }
+    if (fd != STDIN_FILENO && close(fd) != 0 && !e)
+        e = errno;
+    if (e)
+        return fail("%s: %s", name, strerror(e));
+    crypto_hash_sha512_final(&st, h);
+    return ST_OK;
+}
+
+static int same_stdin(const char *a, const char *b)
+{
+    return strcmp(a, "-") == 0 && strcmp(b, "-") == 0;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static int cmd_params(int argc, char **argv)
+{
+    int want_help = 0;
+    const struct opt opts[] = {{"help", 'h', NULL, &want_help}, OPT_END};
+    int n = parse_opts(argc, argv, opts);
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 0)
+        return usage_fail("params: unexpected argument '%s'", argv[1]);
+    printf("%-11s %3s %3s %3s %3s %3s %4s %9s %9s %10s\n", "name", "m", "n",
+           "v", "a", "b", "C", "pk bytes", "sk bytes", "sig bytes");
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        const tts_params *p = tts_params_at(i);
+        printf("%-11s %3u %3u %3u %3u %3u %4u %9zu %9zu %10zu\n",
+               tts_params_name(p), tts_params_m(p), tts_params_n(p),
+               tts_params_v(p), tts_params_a(p), tts_params_b(p),
+               tts_params_coeffs(p), tts_pk_bytes(p), tts_sk_bytes(p),
+               tts_sig_bytes(p));
+    }
+    return ST_OK;
+}
+
+static char *with_suffix(const char *name, const char *suffix)
+{
+    size_t a = strlen(name), b = strlen(suffix);
+    char *s = malloc(a + b + 1);
+
+    if (s) {
+        memcpy(s, name, a);
+        memcpy(s + a, suffix, b + 1);
+    }
+    return s;
+}
+
+static int read_seed(const char *path, uint8_t seed[TTS_SEED_BYTES])
+{
+    char err[ERRLEN];
+    uint8_t *buf;
+    size_t len;
+
+    if (ttsfile_read_raw(path, TTS_SEED_BYTES, 0, &buf, &len, err,
+                         sizeof err) != TTSFILE_OK)
+        return fail("%s; a seed file holds exactly %d bytes", err,
+                    TTS_SEED_BYTES);
+    if (len != TTS_SEED_BYTES) {
+        ttsfile_free(buf, len);
+        return fail("%s: seed file holds %zu bytes, expected exactly %d",
+                    path, len, TTS_SEED_BYTES);
+    }
+    memcpy(seed, buf, TTS_SEED_BYTES);
+    ttsfile_free(buf, len);
+    return ST_OK;
+}
+
+/* Both halves of the pair, or neither: a half-written pair is removed. */
+static int write_pair(const char *pubpath, const char *secpath,
+                      const tts_params *p, const uint8_t *pk,
+                      const uint8_t *sk, unsigned flags)
+{
+    struct stat st;
+
+    /* Checked up front so a refusal leaves nothing behind; O_EXCL in
+     * ttsfile_write remains the real guard. */
+    if (!(flags & TTSFILE_FORCE)) {
+        if (lstat(secpath, &st) == 0)
+            return fail("%s: already exists; use --force to overwrite",
+                        secpath);
+        if (lstat(pubpath, &st) == 0)
+            return fail("%s: already exists; use --force to overwrite",
+                        pubpath);
+    }
+    if (save(secpath, TTSFILE_SECRET_KEY, p, sk, flags) != ST_OK)
+        return ST_ERROR;
+    if (save(pubpath, TTSFILE_PUBLIC_KEY, p, pk, flags) != ST_OK) {
+        (void)unlink(secpath); /* best effort; the error is reported */
+        return ST_ERROR;
+    }
+    return ST_OK;
+}
+
+static int cmd_keygen(int argc, char **argv)
+{
+    const char *set = DEFAULT_SET, *seedpath = NULL, *name = NULL;
+    int armor = 0, force = 0, want_help = 0;
+    const struct opt opts[] = {
+        {"params", 0, &set, NULL},        {"seed", 0, &seedpath, NULL},
+        {"output", 'o', &name, NULL},     {"armor", 'a', NULL, &armor},
+        {"force", 'f', NULL, &force},     {"help", 'h', NULL, &want_help},
+        OPT_END};
+    int n = parse_opts(argc, argv, opts), st = ST_ERROR, rc;
+    uint8_t seed[TTS_SEED_BYTES];
+    uint8_t *pk = NULL, *sk = NULL;
+    char *pubpath = NULL, *secpath = NULL;
+    const tts_params *p;
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 0)
+        return usage_fail("keygen: unexpected argument '%s'", argv[1]);
+    if (!name || !*name)
+        return usage_fail("keygen: -o NAME is required");
+    if ((p = tts_params_get(set)) == NULL)
+        return fail("unknown parameter set '%s' (see 'tts params')", set);
+    if (seedpath && read_seed(seedpath, seed) != ST_OK)
+        return ST_ERROR;
+
+    pubpath = with_suffix(name, ".pub");
+    secpath = with_suffix(name, ".sec");
+    pk = malloc(tts_pk_bytes(p));
+    sk = malloc(tts_sk_bytes(p));
+    if (!pubpath || !secpath || !pk || !sk) {
+        fail("out of memory");
+        goto out;
+    }
+    rc = seedpath ? tts_keypair_from_seed(p, pk, sk, seed)
+                  : tts_keypair(p, pk, sk);
+    if (rc != TTS_OK) {
+        fail("key generation failed: %s", tts_strerror(rc));
+        goto out;
+    }
+    st = write_pair(pubpath, secpath, p, pk, sk,
+                    (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+out:
+    sodium_memzero(seed, sizeof seed);
+    if (sk)
+        ttsfile_free(sk, tts_sk_bytes(p));
+    free(pk);
+    free(pubpath);
+    free(secpath);
+    return st;
+}
+
+static int cmd_sign(int argc, char **argv)
+{
+    const char *keypath = NULL, *out = "-", *input = "-";
+    int armor = 0, force = 0, want_help = 0;
+    const struct opt opts[] = {
+        {"key", 'k', &keypath, NULL},     {"output", 'o', &out, NULL},
+        {"armor", 'a', NULL, &armor},     {"force", 'f', NULL, &force},
+        {"help", 'h', NULL, &want_help},  OPT_END};
+    int n = parse_opts(argc, argv, opts), rc;
+    uint8_t h[crypto_hash_sha512_BYTES], sig[TTS_MAX_SIG_BYTES];
+    const tts_params *p;
+    uint8_t *sk;
+    size_t sklen;
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 1)
+        return usage_fail("sign: more than one input file");
+    if (n == 1)
+        input = argv[1];
+    if (!keypath)
+        return usage_fail("sign: -k KEY.sec is required");
+    if (same_stdin(keypath, input))
+        return fail("the key and the message cannot both be standard input");
+    if (check_output(out, armor) != ST_OK ||
+        load_secret(keypath, &p, &sk, &sklen) != ST_OK)
+        return ST_ERROR;
+    if (hash_input(input, h) != ST_OK) {
+        ttsfile_free(sk, sklen);
+        return ST_ERROR;
+    }
+    rc = tts_sign_digest(p, sig, h, sk, NULL, NULL);
+    ttsfile_free(sk, sklen);
+    if (rc != TTS_OK)
+        return fail("signing failed: %s", tts_strerror(rc));
+    return save(out, TTSFILE_SIGNATURE, p, sig,
+                (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+}
+
+static int verdict(int rc)
+{
+    if (rc != TTS_OK && rc != TTS_EBADSIG)
+        return fail("verification failed: %s", tts_strerror(rc));
+    fputs(rc == TTS_OK ? "valid\n" : "INVALID signature\n", stdout);
+    if (fflush(stdout) != 0)
+        return fail("standard output: %s", strerror(errno));
+    return rc == TTS_OK ? ST_OK : ST_INVALID;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    const char *pubpath = NULL, *sigpath = NULL, *input = "-";
+    int want_help = 0;
+    const struct opt opts[] = {
+        {"pubkey", 'p', &pubpath, NULL},  {"sig", 's', &sigpath, NULL},
+        {"help", 'h', NULL, &want_help},  OPT_END};
+    int n = parse_opts(argc, argv, opts), st = ST_ERROR;
+    uint8_t h[crypto_hash_sha512_BYTES];
+    const tts_params *pp, *ps;
+    uint8_t *pk = NULL, *sig = NULL;
+    size_t pklen, siglen;
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 1)
+        return usage_fail("verify: more than one input file");
+    if (n == 1)
+        input = argv[1];
+    if (!pubpath || !sigpath)
+        return usage_fail("verify: -p KEY.pub and -s SIG are required");
+    if (same_stdin(pubpath, sigpath) || same_stdin(pubpath, input) ||
+        same_stdin(sigpath, input))
+        return fail("only one of the key, the signature and the message "
+                    "can be standard input");
+    if (load(pubpath, TTSFILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
+        load(sigpath, TTSFILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
+        goto out;
+    if (pp != ps) {
+        fail("%s: key is for %s, signature %s is for %s", pubpath,
+             tts_params_name(pp), sigpath, tts_params_name(ps));
+        goto out;
+    }
+    if (hash_input(input, h) == ST_OK)
+        st = verdict(tts_verify_digest(pp, sig, h, pk));
+out:
+    free(pk);
+    free(sig);
+    return st;
+}
+
+static int cmd_pubkey(int argc, char **argv)
+{
+    const char *keypath = NULL, *out = "-";
+    int armor = 0, force = 0, want_help = 0;
+    const struct opt opts[] = {
+        {"key", 'k', &keypath, NULL},     {"output", 'o', &out, NULL},
+        {"armor", 'a', NULL, &armor},     {"force", 'f', NULL, &force},
+        {"help", 'h', NULL, &want_help},  OPT_END};
+    int n = parse_opts(argc, argv, opts), rc;
+    const tts_params *p;
+    uint8_t *sk, *pk;
+    size_t sklen;
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 0)
+        return usage_fail("pubkey: unexpected argument '%s'", argv[1]);
+    if (!keypath)
+        return usage_fail("pubkey: -k KEY.sec is required");
+    if (check_output(out, armor) != ST_OK ||
+        load_secret(keypath, &p, &sk, &sklen) != ST_OK)
+        return ST_ERROR;
+    if ((pk = malloc(tts_pk_bytes(p))) == NULL) {
+        ttsfile_free(sk, sklen);
+        return fail("out of memory");
+    }
+    rc = tts_pk_from_sk(p, pk, sk);
+    ttsfile_free(sk, sklen);
+    if (rc == TTS_OK)
+        rc = save(out, TTSFILE_PUBLIC_KEY, p, pk,
+                  (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    else
+        rc = fail("%s: cannot compute the public key: %s", keypath,
+                  tts_strerror(rc));
+    free(pk);
+    return rc;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"params", cmd_params}, {"keygen", cmd_keygen}, {"sign", cmd_sign},
+    {"verify", cmd_verify}, {"pubkey", cmd_pubkey},
+};
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    int st = -1;
+
+    if (!cmd)
+        return usage_fail("no command given");
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        st = help();
+    else if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
+        st = printf("tts (libtts) %s, backend %s\n", TTS_VERSION_STRING,
+                    tts_backend()) < 0 ? ST_ERROR : ST_OK;
+    else if (sodium_init() < 0)
+        return fail("cannot initialise libsodium");
+    for (size_t i = 0; st < 0 && i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            st = commands[i].run(argc - 1, argv + 1);
+    if (st < 0)
+        return usage_fail(cmd[0] == '-' ? "unknown option '%s'"
+                                        : "unknown command '%s'", cmd);
+    /* Text output is buffered: a full disk or closed pipe shows up here. */
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return fail("standard output: write error");
+    return st;
+}
