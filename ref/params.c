@@ -43,8 +43,10 @@ static int parse_mn(const char *s, unsigned *m, unsigned *n)
     }
     buf[k] = '\0';
     const char *q = buf;
+    int paren = 0;
     if (strncmp(q, "tts", 3) == 0) {
         q += 3;
+        paren = *q == '(';
         if (*q == '(' || *q == '-' || *q == '_')
             q++;
     }
@@ -63,8 +65,9 @@ static int parse_mn(const char *s, unsigned *m, unsigned *n)
             q++;
         }
     }
-    if (*q == ')' && buf[0] == 't')
-        q++;
+    /* "TTS(m,n)" needs both parentheses; other forms take none. */
+    if (paren && *q++ != ')')
+        return -1;
     if (*q)
         return -1;
     *m = val[0];

@@ -82,9 +82,11 @@ int tts_sign(const tts_params *p, uint8_t *sig, const uint8_t *msg,
 int tts_pk_eval(const tts_params *p, uint8_t *out, const uint8_t *w,
                 const uint8_t *pk)
 {
+    uint8_t y[TTS_MAX_M]; /* out may alias w */
     if (!p || !out || !w || !pk)
         return TTS_EINVAL;
-    tts_kernels_get()->pk_eval(out, pk, w, p->m, p->n);
+    tts_kernels_get()->pk_eval(y, pk, w, p->m, p->n);
+    memcpy(out, y, p->m);
     return TTS_OK;
 }
 
