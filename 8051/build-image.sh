@@ -1,0 +1,80 @@
+#!/bin/sh
+# Build one card image and measure it.
+#   build-image.sh SRCDIR GEN_TABLES_H M N OUT.ihx [extra sdcc flags]
+# Environment: SDCC, SDAS (unused), S51 (for the RAM measurement; skipped
+# if it cannot run). Writes OUT.ihx, OUT.map, OUT.sizes ("code N", "iram N",
+# "xdata N", ...) and prints one line per image.
+set -eu
+srcdir=$1 tables=$2 m=$3 n=$4 out=$5
+shift 5
+SDCC=${SDCC:-sdcc}
+S51=${S51:-s51}
+base=${out%.ihx}
+obj=$base.obj
+rm -rf "$obj" && mkdir -p "$obj"
+tdir=$(cd "$(dirname "$tables")" && pwd)
+for f in main io gf kernels chacha key sign pk; do
+    $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
+        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
+        >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
+done
+# GFT sits at 0x0100..0x04FE; the relocatable code starts after it.
+$SDCC -mmcs51 --iram-size 256 --xram-loc 0xFF00 --xram-size 0x00FF \
+    -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
+    "$obj/main.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
+    "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
+    >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
+if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
+cp "$obj/img.ihx" "$out"
+cp "$obj/img.map" "$base.map"
+
+# code: every CODE area of the map (tables included)
+code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
+# XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
+cat > "$obj/probe.c" <<PROBE
+#include "card.h"
+XTOP = X_TOP
+XKEY = X_KEND - X_KS1
+PROBE
+cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
+    -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
+xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
+xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
+xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
+xdata=$((xtop + 0x${xseg:-0}))
+ssta=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$base.map")))
+# internal RAM: highest byte the firmware touched in a run of every command
+iram=-1
+req=$obj/probe.req
+{
+    printf '\200\020\000\000\000\000'
+    printf '\200\040\000\000\040'; head -c 32 /dev/zero; printf '\000'
+    printf '\200\060\000\000\000\000'
+    printf "\\200\\100\\000\\000\\$(printf %03o $((m + 32)))"; head -c $((m + 32)) /dev/zero; printf '\000'
+    printf '\200\042\000\000\001\000\000\200\044\000\000\000\000\200\022\000\000\000\000'
+    printf '\200\376\000\000\000\000'
+} > "$req"
+case " $* " in *CARD_UART*) probe=no ;; *) probe=yes ;; esac
+if [ $probe = yes ] && printf 'run\ndi 0x00 0xff\nquit\n' | timeout 300 "$S51" -t 8032 -I if=xram[0xffff],in="$req",out="$obj/probe.resp" \
+        -b "$out" > "$obj/probe.out" 2>&1; then
+    iram=$(awk -v s="$ssta" 'function hex(x,  i, v) { v = 0; x = tolower(x); sub(/^0x/, "", x)
+            for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+            return v }
+        /^0x[0-9a-f][0-9a-f] / {a = hex($1); for (i = 0; i < 8; i++) if (a + i >= s && $(i + 2) != "a5") top = a + i}
+        END {print (top ? top + 1 : -1)}' "$obj/probe.out")
+fi
+{
+    echo "code $code"
+    echo "iram $iram"
+    echo "xdata $xdata"
+    echo "xdata_key $xkey"
+    echo "stack_start $ssta"
+} > "$base.sizes"
+if [ "$iram" -ge 256 ]; then
+    echo "build-image.sh: $(basename "$out"): the stack reached the top of internal RAM" >&2
+    rm -f "$out"
+    exit 1
+fi
+printf '  CARD     %-18s code %5d B  internal RAM %3d B (data+idata+peak stack)  XDATA %5d B (key %d)\n' \
+    "$(basename "$out")" "$code" "$iram" "$xdata" "$xkey"
+rm -rf "$obj"

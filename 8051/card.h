@@ -1,0 +1,159 @@
+/*
+ * libtts smart-card firmware (SDCC -mmcs51): configuration, memory map and
+ * the interfaces between the modules. One parameter set per image, chosen
+ * with -DTTS_M=m -DTTS_N=n; the transport with -DCARD_UART (UART) or not
+ * (simulator interface at XDATA 0xFFFF). -DCARD_C_KERNELS replaces the
+ * assembly kernels by their C twins (same results, for the cross-test).
+ *
+ * Internal field forms (docs/CARD.md):
+ *   LM form of a byte x: two bytes (lo, mask) = (log_3 x, 0xFF) for x != 0
+ *   and (0, 0x00) for x = 0. A product of an LM value with anything is a
+ *   table read ANDed with the mask: no branch on zero.
+ *   Scalar form: DPTR = GFT + lo + 512 * (x == 0): reads at DPTR + log y
+ *   give x * y, and land in the zero page of GFT when x = 0.
+ */
+#ifndef CARD_H
+#define CARD_H
+
+#include <stdint.h>
+
+#ifndef TTS_M
+#define TTS_M 20
+#define TTS_N 28
+#endif
+
+#include "card_tables.h"
+
+#define M TTS_M
+#define N TTS_N
+#define V TTS_V
+#define A TTS_A
+#define B TTS_B
+#define C TTS_C
+
+#define SK_BYTES   (M * (M + 1) + N * (N + 1) + C)
+#define SK_S1      0
+#define SK_s1      (M * M)
+#define SK_S3      (M * (M + 1))
+#define SK_s3      (M * (M + 1) + N * N)
+#define SK_COEF    (M * (M + 1) + N * (N + 1))
+#define PK_QUAD    (N * (N + 1) / 2)
+#define PK_MONO    (PK_QUAD + N)
+#define SEG_K      (255 / M)
+#define NSEG       ((PK_MONO + SEG_K - 1) / SEG_K)
+#define MAX_ATTEMPTS 1000
+
+/* Column strides (powers of two, so that no column crosses a 256-byte
+ * page): LM columns of m or n rows, and raw columns of the Gauss work. */
+#if 2 * M <= 32
+#define STM 32
+#elif 2 * M <= 64
+#define STM 64
+#else
+#define STM 128
+#endif
+#if 2 * N <= 64
+#define STN 64
+#else
+#define STN 128
+#endif
+#if N <= 32
+#define GST 32
+#else
+#define GST 64
+#endif
+
+/* ---- XDATA map (the simulator's 64 KB; 0xFFFF is the interface) ---- */
+#define PG(x) (((x) + 255) & 0xFF00)
+#define X_CMD    0x0000          /* command data, 255 bytes */
+#define X_RESP   0x0100          /* response data, 255 bytes */
+#define X_STR    0x0200          /* ChaCha20: key 32, counter 4, block 64 */
+#define X_MISC   0x0300          /* non-volatile flags */
+#define X_WMAP   0x0400          /* PUT KEY written-bytes bitmap */
+#define WMAP_BYTES ((SK_BYTES + 7) / 8)
+#define X_STAGE  PG(X_WMAP + WMAP_BYTES)   /* raw secret key (PUT / keygen) */
+/* The active key, in internal form ("EEPROM"). */
+#define X_KS1    PG(X_STAGE + SK_BYTES)    /* S1, LM, column-major */
+#define X_KS3    (X_KS1 + M * STM)         /* S3, LM, column-major */
+#define X_KA1    (X_KS3 + N * STN)         /* A1 = S1^-1, LM, column-major */
+#define X_KA3    (X_KA1 + M * STM)         /* A3 = S3^-1, LM, column-major */
+#define X_KCO    (X_KA3 + N * STN)         /* coefficients, LM */
+#define X_KPC    (X_KCO + 2 * C)           /* p_t c3_w, raw (pk linear part) */
+#define X_KQC    (X_KPC + C)               /* p_t c3_u, raw */
+#define X_Ks1    (X_KQC + C)               /* s1, raw */
+#define X_Ks3    (X_Ks1 + M)               /* s3, raw */
+#define X_KEND   (X_Ks3 + N)
+/* Volatile work areas. */
+#define X_WG     PG(X_KEND)                /* Gauss work: 2N columns x GST */
+#define X_WG2    PG(X_WG + 2 * N * GST)    /* second one for S1 (2M columns) */
+#define X_C3     (X_WG2 + 2 * M * GST)     /* c3 while installing */
+#define X_U      (X_C3 + N)                /* u = S1 h + s1 while signing */
+#define X_PT     PG(X_U + M)              /* pk: p_t * A3[u_t][i], scalar form */
+#define X_QT     (X_PT + 2 * C)            /* pk: p_t * A3[w_t][i] */
+#define X_TOP    (X_QT + 2 * C)
+#if X_TOP > 0xFF00
+#error "XDATA map too large"
+#endif
+
+/* ---- internal RAM: one arena, carved per command ---- */
+#define IA_SIZE (N + 64)
+extern __idata uint8_t IA[IA_SIZE];
+#define ISCR (IA)            /* 64 bytes: ChaCha state / Gauss / matvec */
+#define XU   XP(X_U)
+#define IX   (IA + 64)       /* x[N] while signing */
+/* gauss() uses IA[0 .. 2*rows): inside ISCR for the signing layers
+ * (rows <= 18), all of IA for the n x n inversions of key set-up. */
+
+/* GF(256) table (gf.c); see gen_card.c for its layout. */
+#define GFT_ADDR 0x0100
+#define GFT_PAGE 0x01
+#define GFT_LOGA 0x03FF      /* GFT_ADDR + 767: LOGLO */
+#define GFT_HIA  0x02FF      /* GFT_ADDR + 511: LOGHI */
+extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
+#define GFT_LOG 767
+#define GFT_HI  511
+#define LOGLO(x) (GFT[GFT_LOG + (x)])
+#define LOGHI(x) (GFT[GFT_HI + (x)])
+#define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
+
+uint8_t gmul(uint8_t a, uint8_t b);
+/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form with stride st */
+void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
+               uint8_t rows, uint8_t cols, uint8_t st);
+/* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
+ * rows x rows block was invertible. Constant time. */
+uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
+
+/* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
+void stream_init(__xdata uint8_t *key);
+uint8_t stream_byte(void);
+void chacha_block(void) __reentrant;
+extern __xdata uint32_t prof_chacha;   /* cycles spent in ChaCha blocks */
+uint32_t cycles_now(void);
+
+/* Key operations (key.c). Return 0 or a status word. */
+void key_generate(void) __reentrant;
+uint16_t key_commit(void) __reentrant;
+void central_eval(__xdata uint8_t *y, __xdata uint8_t *x, uint16_t coef) __reentrant;
+
+/* Signing (sign.c): digest at X_CMD, randomness key at X_CMD + M. */
+uint16_t sign(void);
+
+/* Public-key segment (pk.c) into X_RESP; returns its length. */
+uint8_t pk_segment(uint16_t seg);
+extern __xdata uint8_t pk_cur;
+
+/* Transport (io.c). */
+uint8_t getb(void);
+void putb(uint8_t c);
+void io_init(void);
+void sim_stop(void);
+
+/* Cycle counter (main.c). */
+void prof_mark_start(void);
+void prof_mark_stop(void);
+
+#define XB(a) (*(__xdata uint8_t *)(a))
+#define XP(a) ((__xdata uint8_t *)(a))
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * GET PK SEGMENT: segment s holds the monomial blocks s*K .. s*K+K-1 of the
+ * public key (K = floor(255/m)), computed from the active key on request:
+ * for monomial w_i w_j the central rows get
+ *     sum_t p_t (A3[u][i] A3[w][j] + A3[u][j] A3[w][i])     (i < j)
+ *     sum_t p_t A3[u][i] A3[w][i]                            (i = j)
+ * and for w_l: A3[row][l] + sum_t (p_t c3_u A3[w][l] + p_t c3_w A3[u][l]);
+ * the block is A1 times that m-vector. Per i, PT[t] = p_t A3[u][i] and
+ * QT[t] = p_t A3[w][i] are kept in scalar form (X_PT, X_QT) and stay valid
+ * across commands (pk_cur), so exporting the segments in order prepares
+ * each i once. Only public indices steer the loops.
+ */
+#include "card.h"
+
+#define F    IX              /* the m-vector before A1 */
+#define A3COL(c) (X_KA3 + (uint16_t)(c) * STN)
+
+__xdata uint8_t pk_cur = 0xFF;  /* i of X_PT/X_QT; 0xFE: linear; 0xFF: none */
+
+static void set_scalar(__xdata uint8_t *dst, uint8_t v)
+{
+    dst[0] = LOGLO(v);
+    dst[1] = LOGHI(v);
+}
+
+static void prep_quad(uint8_t i)
+{
+    uint16_t t;
+    __xdata uint8_t *col = XP(A3COL(i)), *pt = XP(X_PT), *qt = XP(X_QT);
+    __xdata uint8_t *co = XP(X_KCO);
+    __code const uint8_t *ruw = T_RUW;
+    for (t = 0; t < C; t++, ruw += 3, co += 2, pt += 2, qt += 2) {
+        uint8_t lp = co[0], mp = co[1];
+        __xdata uint8_t *au = col + 2 * ruw[1], *aw = col + 2 * ruw[2];
+        set_scalar(pt, GFT[(uint16_t)lp + au[0]] & mp & au[1]);
+        set_scalar(qt, GFT[(uint16_t)lp + aw[0]] & mp & aw[1]);
+    }
+}
+
+static void prep_lin(void)
+{
+    uint16_t t;
+    for (t = 0; t < C; t++) {
+        set_scalar(XP(X_PT + 2 * t), XB(X_KQC + t)); /* p c3_u, with A3[w] */
+        set_scalar(XP(X_QT + 2 * t), XB(X_KPC + t)); /* p c3_w, with A3[u] */
+    }
+}
+
+#ifdef CARD_C_KERNELS
+/* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
+static void pk_terms(uint8_t j, uint8_t sq)
+{
+    uint16_t t;
+    __xdata uint8_t *col = XP(A3COL(j)), *pt = XP(X_PT), *qt = XP(X_QT);
+    for (t = 0; t < C; t++, pt += 2, qt += 2) {
+        __xdata uint8_t *aw = col + 2 * TW(t), *au = col + 2 * TU(t);
+        uint8_t acc = GFT[((uint16_t)pt[1] << 8) + pt[0] + aw[0]] & aw[1];
+        if (!sq) /* public */
+            acc ^= GFT[((uint16_t)qt[1] << 8) + qt[0] + au[0]] & au[1];
+        F[TROW(t) - V] ^= acc;
+    }
+}
+#else
+void pk_terms_asm(uint16_t col, uint8_t sq);
+#define pk_terms(j, sq) pk_terms_asm(A3COL(j), sq)
+#endif
+
+uint8_t pk_segment(uint16_t seg)
+{
+    uint16_t q = seg * SEG_K, rem;
+    uint8_t count = SEG_K, k, o, i = 0, j = 0;
+    __xdata uint8_t *out = XP(X_RESP);
+    if (PK_MONO - q < SEG_K)
+        count = (uint8_t)(PK_MONO - q);
+    if (q < PK_QUAD) {
+        rem = q;
+        while (rem >= (uint16_t)(N - i)) {
+            rem -= N - i;
+            i++;
+        }
+        j = i + (uint8_t)rem;
+    }
+    for (k = 0; k < count; k++, q++) {
+        if (q < PK_QUAD) {
+            if (i != pk_cur) {
+                prep_quad(i);
+                pk_cur = i;
+            }
+            for (o = 0; o < M; o++)
+                F[o] = 0;
+            pk_terms(j, i == j);
+            if (++j == N) {
+                i++;
+                j = i;
+            }
+        } else {
+            uint8_t l = (uint8_t)(q - PK_QUAD);
+            __xdata uint8_t *col = XP(A3COL(l));
+            if (pk_cur != 0xFE) {
+                prep_lin();
+                pk_cur = 0xFE;
+            }
+            for (o = 0; o < M; o++)
+                F[o] = GFT[col[2 * (V + o)]] & col[2 * (V + o) + 1];
+            pk_terms(l, 0);
+        }
+        for (o = 0; o < M; o++)
+            ISCR[o] = 0;
+        matvec_lm(ISCR, X_KA1, F, M, M, STM);
+        for (o = 0; o < M; o++)
+            *out++ = ISCR[o];
+    }
+    return count * M;
+}

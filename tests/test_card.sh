@@ -1,0 +1,122 @@
+#!/bin/sh
+# The card in full on TTS(20,28) and TTS(16,22): on-card keys equal the
+# KAT keys, signatures equal the host's tts_sign_digest with the same
+# ChaCha20 randomness, personalisation, every status word of docs/CARD.md
+# (and the key survives each), segments in any order, the C twins of the
+# assembly kernels, --eeprom, constant signing time, exit codes.
+. "${srcdir:-.}/tests/card_lib.sh"
+
+for set in 20-28 16-22; do
+    m=${set%-*} n=${set#*-}
+    P="--params $set"
+    # -- on-card key generation: the KAT public key, byte for byte
+    "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk"; say $? "$set: KAT entry 0"
+    "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
+    say $? "$set: genkey + export-pk"
+    cmp -s "$W/pk" "$W/kpk"; say $? "$set: the card's public key equals the KAT's"
+    # -- signatures: 3 KAT keys x 10 digests (20 for TTS(20,28))
+    nd=10; [ $set = 20-28 ] && nd=20
+    for k in 0 1 2; do
+        "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" $k "$W/s$k" "$W/p$k" "$W/k$k" || exit 99
+        args=""
+        i=0
+        while [ $i -lt $nd ]; do
+            rnd 32 > "$W/r$i.hex"
+            args="$args sign --digest $(rnd $m) --rand $W/r$i.hex"
+            i=$((i + 1))
+        done
+        "$TTS_CARD" $P put-key "$W/k$k" $args > "$W/log" 2>&1
+        st=$?
+        sign_checks "$W/log" $nd; say $(( st | $? )) "$set: key $k: $nd signatures equal the host's and verify"
+    done
+
+    # -- segments in any order, repeated
+    g=$(( (n * (n + 3) / 2 + 255 / m - 1) / (255 / m) ))
+    last=$((g - 1))
+    k=$((255 / m * m))
+    "$TTS_CARD" $P put-key "$W/k0" apdu "8030$(printf %04X $last)0000" apdu 803000000000 \
+        apdu 803000050000 apdu 803000000000 > "$W/log" 2>&1
+    mono=$(( n * (n + 3) / 2 ))
+    seg() { dd if="$W/p0" bs=1 skip=$(( $1 * k )) count=$2 2>/dev/null | hex | tr a-f A-F; }
+    lastlen=$(( (mono - last * (255 / m)) * m ))
+    grep -q "^apdu: $(printf %02X $lastlen) $(seg $last $lastlen) 9000" "$W/log"; say $? "$set: last segment first"
+    [ "$(grep -c "^apdu: $(printf %02X $k) $(seg 0 $k) 9000" "$W/log")" -eq 2 ] ; say $? "$set: segment 0, repeated"
+    grep -q "^apdu: $(printf %02X $k) $(seg 5 $k) 9000" "$W/log"; say $? "$set: segment 5 out of order"
+done
+
+set=20-28 m=20 n=28 P="--params 20-28"
+sk=$W/k2028
+"$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/s" "$W/p" "$sk" || exit 99
+D=$(rnd 20)
+rnd 32 > "$W/rr"
+# -- every status word, and the key still signs after each error
+"$TTS_CARD" $P put-key "$sk" \
+    apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
+    apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
+    apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
+    apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
+    apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
+    sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+# expected: CLA, INS, GET INFO P1, GET INFO Lc, GET CYCLES P1, GENERATE Lc 0,
+# GENERATE Lc 1, PUT offset + Lc past the key (2 bytes at 1399 - 2 + 1),
+# PUT 3 bytes at 1398, PUT Lc 0, COMMIT without a complete PUT, segment 37
+# (past the end), GET PK SEGMENT Lc 1, SIGN Lc 0, SIGN Lc 1, HALT P1, HALT Lc
+codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
+[ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 " ]
+say $? "status words in the order of 7.1 (got: $codes)"
+sign_checks "$W/log" 1; say $? "after every error the key still signs correctly"
+# no key: 6985 for SIGN and GET PK SEGMENT on a fresh card
+"$TTS_CARD" $P apdu 8040000034$(rnd 52)00 apdu 803000000000 > "$W/log" 2>&1
+[ "$(grep -c ' 6985$' "$W/log")" -eq 2 ]; say $? "6985 without an active key"
+# singular S1, singular S3, bad s1: 6A80, and the previous key stays active
+for bad in singular1 singular3 s1; do
+    "$HELPER" corrupt 20,28 "$sk" "$W/bad" $bad || exit 99
+    "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+    st=$?
+    grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
+    say $? "COMMIT of a key with $bad: 6A80, exit 1, the old key still signs"
+done
+"$TTS_CARD" $P apdu 8022057701AA00 apdu 8022057601AA00 apdu 802400000000 > "$W/log" 2>&1
+grep -q '^apdu: 00 6A86$' "$W/log" && grep -q '^apdu: 00 9000$' "$W/log" && grep -q '^apdu: 00 6985$' "$W/log"
+say $? "PUT KEY: offset past the end 6A86, last byte 9000, COMMIT of an incomplete key 6985"
+
+# -- --eeprom: a key generated in one invocation signs in the next
+rm -f "$W/ee"
+"$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 3 "$W/seed3" "$W/kpk3" "$W/ksk3"
+"$TTS_CARD" $P --eeprom "$W/ee" genkey --seed "$W/seed3" > "$W/log" 2>&1; say $? "--eeprom: genkey"
+"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "--eeprom: the next invocation signs with that key"
+
+# -- the C twins of the kernels give the same signatures
+if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then
+    args=""
+    for i in 1 2 3; do rnd 32 > "$W/c$i"; args="$args sign --digest $(rnd 20) --rand $W/c$i"; done
+    "$TTS_CARD" $P put-key "$sk" $args > "$W/a.log" 2>&1
+    "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-c.ihx" put-key "$sk" $args > "$W/c.log" 2>&1
+    sign_checks "$W/a.log" 3 && sign_checks "$W/c.log" 3 &&
+        [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/c.log")" ]
+    say $? "assembly kernels and their C twins give the same signatures"
+fi
+
+# -- constant time: 20 random keys and digests, one attempt each: same cycles
+cyc=""
+for i in $(seq 1 20); do
+    head -c 32 /dev/urandom > "$W/ts"
+    "$HELPER" keygen 20,28 "$W/ts" "$W/tsk" "$W/tpk" || exit 99
+    while :; do
+        d=$(rnd 20); rnd 32 > "$W/tr"
+        a=$("$HELPER" sign 20,28 "$W/tsk" "$d" "$(cat "$W/tr")" | awk '{print $2}')
+        [ "$a" = 1 ] && break
+    done
+    c=$("$TTS_CARD" $P --report put-key "$W/tsk" sign --digest "$d" --rand "$W/tr" 2>&1 |
+        sed -n 's/^report: sign *\([0-9]*\) cycles.*/\1/p')
+    cyc="$cyc$c "
+done
+[ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ] && [ -n "$(echo $cyc | tr -d ' ')" ]
+say $? "signing takes the same cycles for 20 keys and digests (one attempt): $(echo $cyc | cut -d' ' -f1)"
+
+# -- exit codes
+"$TTS_CARD" $P bogus > /dev/null 2>&1; [ $? = 2 ]; say $? "usage error: exit 2"
+"$TTS_CARD" $P apdu 001000000000 > /dev/null 2>&1; [ $? = 1 ]; say $? "card error status: exit 1"
+"$TTS_CARD" --params 99,99 info > /dev/null 2>&1; [ $? = 2 ]; say $? "unknown set: exit 2"
+exit $fail

@@ -1,0 +1,262 @@
+/* card: batches of APDUs run through s51 (see card.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "card.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void card_init(card_batch *b, const char *image, const char *cpu, double mhz)
+{
+    memset(b, 0, sizeof *b);
+    b->image = image;
+    b->cpu = cpu ? cpu : "8032";
+    b->mhz = mhz > 0 ? mhz : 3.57;
+    b->s51 = getenv("TTS_S51");
+}
+
+void card_free(card_batch *b)
+{
+    free(b->cmd);
+    free(b->resp);
+    b->cmd = NULL;
+    b->resp = NULL;
+    b->ncmd = b->cap = b->nresp = 0;
+}
+
+static card_apdu *grow(card_batch *b)
+{
+    if (b->ncmd == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        card_apdu *c = realloc(b->cmd, cap * sizeof *c);
+        if (!c) {
+            fprintf(stderr, "tts-card: out of memory\n");
+            exit(2);
+        }
+        b->cmd = c;
+        b->cap = cap;
+    }
+    card_apdu *a = &b->cmd[b->ncmd];
+    memset(a, 0, sizeof *a);
+    a->raw_len = -1;
+    return a;
+}
+
+size_t card_add(card_batch *b, uint8_t ins, uint8_t p1, uint8_t p2,
+                const uint8_t *data, uint8_t lc)
+{
+    card_apdu *a = grow(b);
+    a->cla = CARD_CLA;
+    a->ins = ins;
+    a->p1 = p1;
+    a->p2 = p2;
+    a->lc = lc;
+    if (lc && data)
+        memcpy(a->data, data, lc);
+    return b->ncmd++;
+}
+
+size_t card_add_raw(card_batch *b, const uint8_t *bytes, int len)
+{
+    card_apdu *a = grow(b);
+    if (len > (int)sizeof a->raw)
+        len = (int)sizeof a->raw;
+    memcpy(a->raw, bytes, (size_t)len);
+    a->raw_len = len;
+    a->ins = len > 1 ? bytes[1] : 0;
+    a->cla = len > 0 ? bytes[0] : 0;
+    return b->ncmd++;
+}
+
+int card_clocks_per_cycle(const char *cpu)
+{
+    return (cpu && (strcmp(cpu, "DS320") == 0 || strcmp(cpu, "ds320") == 0)) ? 4 : 12;
+}
+
+const char *card_sw_name(uint16_t sw)
+{
+    switch (sw) {
+    case 0x9000: return "success";
+    case 0x6700: return "wrong length (Lc)";
+    case 0x6A86: return "bad P1/P2";
+    case 0x6985: return "conditions not satisfied";
+    case 0x6A80: return "bad data";
+    case 0x6D00: return "unknown INS";
+    case 0x6E00: return "unknown CLA";
+    case 0: return "no response";
+    default: return "unknown status";
+    }
+}
+
+static int write_request(card_batch *b, size_t k, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        const card_apdu *a = &b->cmd[i];
+        if (a->raw_len >= 0) {
+            fwrite(a->raw, 1, (size_t)a->raw_len, f);
+            continue;
+        }
+        uint8_t h[5] = {a->cla, a->ins, a->p1, a->p2, a->lc};
+        fwrite(h, 1, 5, f);
+        fwrite(a->data, 1, a->lc, f);
+        fputc(0, f); /* Le */
+    }
+    /* HALT, always last (a HALT inside the batch stops the card earlier) */
+    static const uint8_t halt[6] = {CARD_CLA, CARD_HALT, 0, 0, 0, 0};
+    fwrite(halt, 1, sizeof halt, f);
+    return fclose(f);
+}
+
+/* s51 ... with stdin "run\nquit\n"; stdout captured for the tick count. */
+static int simulate(card_batch *b, const char *req, const char *resp,
+                    unsigned long long *ticks)
+{
+    char xtal[32], ifopt[2048], sopt[2048], outp[1024];
+    snprintf(xtal, sizeof xtal, "%gM", b->mhz);
+    snprintf(ifopt, sizeof ifopt, "if=xram[0xffff],in=%s,out=%s", req, resp);
+    snprintf(sopt, sizeof sopt, "in=%s,out=%s", req, resp);
+    snprintf(outp, sizeof outp, "%s.log", resp);
+    int in[2];
+    if (pipe(in))
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(in[0], 0);
+        close(in[0]);
+        close(in[1]);
+        FILE *o = fopen(outp, "w");
+        if (!o)
+            _exit(127);
+        dup2(fileno(o), 1);
+        dup2(fileno(o), 2);
+        const char *s51 = b->s51 ? b->s51 : "s51";
+        if (b->uart) {
+            char sif[1100];
+            snprintf(sif, sizeof sif, "if=xram[0xffff],in=/dev/null,out=/dev/null");
+            execlp(s51, s51, "-t", b->cpu, "-X", xtal, "-S", sopt, "-I", sif,
+                   "-b", b->image, (char *)NULL);
+        } else {
+            execlp(s51, s51, "-t", b->cpu, "-X", xtal, "-I", ifopt, "-b",
+                   b->image, (char *)NULL);
+        }
+        _exit(127);
+    }
+    close(in[0]);
+    static const char script[] = "run\nquit\n";
+    if (write(in[1], script, sizeof script - 1) < 0)
+        (void)0;
+    close(in[1]);
+    /* a card that never stops (it should not happen) is killed */
+    const char *to = getenv("TTS_CARD_TIMEOUT");
+    long limit = to ? atol(to) : 3600, waited = 0;
+    int st;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (limit > 0 && waited >= limit * 10) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            fprintf(stderr, "tts-card: the simulator ran longer than %ld s; stopped\n", limit);
+            unlink(outp);
+            return -1;
+        }
+        struct timespec tick = {0, 100000000L}; /* 0.1 s */
+        nanosleep(&tick, NULL);
+        waited++;
+    }
+    FILE *o = fopen(outp, "r");
+    *ticks = 0;
+    if (o) {
+        char line[512];
+        while (fgets(line, sizeof line, o)) {
+            unsigned long long t;
+            if (sscanf(line, "Simulated %llu ticks", &t) == 1)
+                *ticks = t;
+            if (b->verbose)
+                fputs(line, stderr);
+        }
+        fclose(o);
+    }
+    unlink(outp);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
+        fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
+        return -1;
+    }
+    return 0;
+}
+
+static int run_k(card_batch *b, size_t k, int parse)
+{
+    char dir[] = "/tmp/tts-card.XXXXXX", req[64], resp[64];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(req, sizeof req, "%s/req", dir);
+    snprintf(resp, sizeof resp, "%s/resp", dir);
+    int rc = write_request(b, k, req);
+    FILE *f = fopen(resp, "wb");
+    if (f)
+        fclose(f);
+    if (rc == 0)
+        rc = simulate(b, req, resp, &b->ticks);
+    if (rc == 0 && parse) {
+        free(b->resp);
+        b->resp = calloc(k + 1, sizeof *b->resp);
+        b->nresp = 0;
+        f = fopen(resp, "rb");
+        if (!b->resp || !f)
+            rc = -1;
+        for (size_t i = 0; rc == 0 && i <= k; i++) {
+            int la = fgetc(f);
+            if (la == EOF)
+                break;
+            card_resp *r = &b->resp[i];
+            r->len = (uint8_t)la;
+            if (fread(r->data, 1, r->len, f) != r->len)
+                break;
+            int s1 = fgetc(f), s2 = fgetc(f);
+            if (s1 == EOF || s2 == EOF)
+                break;
+            r->sw = (uint16_t)(s1 << 8 | s2);
+            b->nresp = i + 1;
+        }
+        if (f)
+            fclose(f);
+        if (rc == 0 && b->nresp < k) {
+            fprintf(stderr, "tts-card: the card answered %zu of %zu commands\n",
+                    b->nresp, k);
+            rc = -1;
+        }
+    }
+    unlink(req);
+    unlink(resp);
+    rmdir(dir);
+    return rc;
+}
+
+int card_run(card_batch *b)
+{
+    return run_k(b, b->ncmd, 1);
+}
+
+unsigned long long card_ticks_prefix(card_batch *b, size_t k)
+{
+    if (k > b->ncmd)
+        k = b->ncmd;
+    unsigned long long save = b->ticks, t;
+    t = run_k(b, k, 0) == 0 ? b->ticks : (unsigned long long)-1;
+    b->ticks = save;
+    return t;
+}

@@ -1,0 +1,66 @@
+/*
+ * card: talk to a libtts 8051 card image in the ucsim simulator (s51).
+ *
+ * A session is a batch: the commands are written to one request file
+ * (ending with HALT), s51 runs the image once over it, and the responses
+ * are parsed from the response file (docs/CARD.md, Protocol). The
+ * transport is the simulator interface at XDATA 0xFFFF, or the simulated
+ * UART for images built with CARD_UART.
+ */
+#ifndef TTS_CARD_H
+#define TTS_CARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CARD_CLA 0x80
+enum {
+    CARD_GET_INFO = 0x10, CARD_GET_CYCLES = 0x12, CARD_GET_PROFILE = 0x14,
+    CARD_GENERATE_KEY = 0x20, CARD_PUT_KEY = 0x22, CARD_COMMIT_KEY = 0x24,
+    CARD_GET_PK_SEGMENT = 0x30, CARD_SIGN = 0x40, CARD_HALT = 0xFE
+};
+
+typedef struct {
+    uint8_t cla, ins, p1, p2, lc;
+    uint8_t data[255];
+    int raw_len;          /* >= 0: send raw[0..raw_len) instead (tests) */
+    uint8_t raw[300];
+} card_apdu;
+
+typedef struct {
+    uint16_t sw;          /* 0 if the card gave no response */
+    uint8_t len;
+    uint8_t data[255];
+} card_resp;
+
+typedef struct {
+    const char *s51;      /* simulator binary ("s51" if NULL) */
+    const char *image;    /* .ihx */
+    const char *cpu;      /* "8032", "DS320", "8051" */
+    double mhz;
+    int uart;             /* 1: simulated UART instead of the interface */
+    int verbose;
+    card_apdu *cmd;
+    size_t ncmd, cap;
+    card_resp *resp;      /* ncmd entries after card_run */
+    size_t nresp;
+    unsigned long long ticks; /* "Simulated N ticks" of the last run */
+} card_batch;
+
+void card_init(card_batch *b, const char *image, const char *cpu, double mhz);
+void card_free(card_batch *b);
+/* Append a command; returns its index. */
+size_t card_add(card_batch *b, uint8_t ins, uint8_t p1, uint8_t p2,
+                const uint8_t *data, uint8_t lc);
+size_t card_add_raw(card_batch *b, const uint8_t *bytes, int len);
+/* Run s51 on the batch (a HALT is appended unless the last command is one);
+ * 0 on success (every command answered), -1 on a simulator/IO failure. */
+int card_run(card_batch *b);
+/* Run only the first k commands (+ HALT) and return the ticks, for the
+ * tick-difference timing of 4T cores; (unsigned long long)-1 on failure. */
+unsigned long long card_ticks_prefix(card_batch *b, size_t k);
+/* Clocks per machine cycle of a ucsim CPU type: 12 (8032/8051), 4 (DS320). */
+int card_clocks_per_cycle(const char *cpu);
+const char *card_sw_name(uint16_t sw);
+
+#endif

@@ -1,0 +1,777 @@
+/*
+ * tts-card: drive a libtts 8051 card image in the ucsim simulator.
+ *
+ *   tts-card [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]
+ *   tts-card [options] report
+ *
+ * All subcommands of one invocation run in order on one card session (one
+ * s51 run over one request file ending with HALT). Exit status: 0 success,
+ * 1 the card answered a status word other than 9000 (or a cross-check with
+ * the host library failed), 2 usage or input error (or no simulator).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sodium.h>
+#include <tts.h>
+
+#include "card.h"
+
+#ifndef CARD_IMAGE_DIR
+#define CARD_IMAGE_DIR "8051"
+#endif
+
+static void usage(FILE *f)
+{
+    fputs(
+"usage: tts-card [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]\n"
+"       tts-card [options] report\n"
+"options:\n"
+"  --params NAME     parameter set (default TTS(20,28)); selects the image\n"
+"  --image FILE      card image (default DIR/tts-M-N.ihx)\n"
+"  --image-dir DIR   directory of the images (default $TTS_CARD_DIR or\n"
+"                    " CARD_IMAGE_DIR ")\n"
+"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM)\n"
+"  --mhz F           crystal in MHz (default 3.57)\n"
+"  --uart            use the simulated UART (images built with CARD_UART)\n"
+"  --report          print machine cycles and ms for every subcommand\n"
+"  --eeprom FILE     restore the card's key state at start, save it at end\n"
+"  -v                show the simulator's output\n"
+"subcommands:\n"
+"  info                          GET INFO\n"
+"  genkey --seed FILE            GENERATE KEY from a 32-byte seed\n"
+"  export-pk -o FILE             all GET PK SEGMENTs, assembled\n"
+"  put-key FILE                  PUT KEY (whole secret key) + COMMIT KEY\n"
+"  sign [--digest HEX|FILE] [--message FILE] [--rand FILE] [-o FILE]\n"
+"                                SIGN an m-byte digest (default: digest of\n"
+"                                the message, or of the empty message)\n"
+"  cycles                        GET CYCLES (cycles of the previous command)\n"
+"  apdu HEX                      send raw bytes, print La data SW\n"
+"  report                        the card table for all eight sets\n", f);
+}
+
+static void die_input(const char *msg, const char *arg)
+{
+    fprintf(stderr, "tts-card: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+    exit(2);
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Parse hex (whitespace ignored); returns the byte count or -1. */
+static long parse_hex(const char *s, size_t slen, uint8_t *out, size_t max)
+{
+    size_t n = 0;
+    int hi = -1;
+    for (size_t i = 0; i < slen; i++) {
+        int c = (unsigned char)s[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ':')
+            continue;
+        int v = hexval(c);
+        if (v < 0)
+            return -1;
+        if (hi < 0) {
+            hi = v;
+        } else {
+            if (n == max)
+                return -1;
+            out[n++] = (uint8_t)(hi << 4 | v);
+            hi = -1;
+        }
+    }
+    return hi < 0 ? (long)n : -1;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    uint8_t *b = malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap *= 2);
+            if (!nb) { free(b); fclose(f); return NULL; }
+            b = nb;
+        }
+        size_t r = fread(b + n, 1, cap - n, f);
+        if (!r)
+            break;
+        n += r;
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* Exactly want bytes from FILE: raw bytes of that length, or hex text. */
+static void read_exact(const char *path, uint8_t *out, size_t want, const char *what)
+{
+    size_t len;
+    uint8_t *b = read_file(path, &len);
+    if (!b)
+        die_input("cannot read", path);
+    if (len == want) {
+        memcpy(out, b, want);
+    } else {
+        long n = parse_hex((const char *)b, len, out, want);
+        if (n != (long)want) {
+            fprintf(stderr, "tts-card: %s: need %zu bytes (raw or hex) for %s\n",
+                    path, want, what);
+            exit(2);
+        }
+    }
+    free(b);
+}
+
+static void write_file(const char *path, const uint8_t *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
+        die_input("cannot write", path);
+}
+
+static void print_hex(FILE *f, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02X", b[i]);
+}
+
+/* ChaCha20 (IETF, zero nonce, counter 0) as the host's signing rng, v bytes
+ * per call consumed in stream order: the card's randomness. */
+typedef struct {
+    uint8_t key[32];
+    uint64_t pos;
+    unsigned calls;
+} chacha_rng;
+
+static int chacha_rng_fn(void *ctx, uint8_t *out, size_t len)
+{
+    chacha_rng *r = ctx;
+    static const uint8_t nonce[12];
+    uint8_t blk[64];
+    memset(out, 0, len);
+    while (len) {
+        uint32_t ctr = (uint32_t)(r->pos / 64);
+        size_t off = (size_t)(r->pos % 64), take = 64 - off < len ? 64 - off : len;
+        memset(blk, 0, sizeof blk);
+        crypto_stream_chacha20_ietf_xor_ic(blk, blk, 64, nonce, ctr, r->key);
+        memcpy(out, blk + off, take);
+        out += take;
+        len -= take;
+        r->pos += take;
+    }
+    r->calls++;
+    return 0;
+}
+
+/* ---- card state as the host sees it (for --eeprom and cross-checks) ---- */
+typedef struct {
+    const tts_params *p;
+    size_t skb, pkb;
+    int active;           /* the card holds a key */
+    uint8_t *sk;          /* active key (raw), valid if active */
+    uint8_t *stage;       /* PUT KEY bytes since the last GENERATE/COMMIT */
+    uint8_t *written;     /* 1 per staged byte written */
+} card_state;
+
+static void state_init(card_state *s, const tts_params *p)
+{
+    s->p = p;
+    s->skb = tts_sk_bytes(p);
+    s->pkb = tts_pk_bytes(p);
+    s->active = 0;
+    s->sk = calloc(1, s->skb);
+    s->stage = calloc(1, s->skb);
+    s->written = calloc(1, s->skb);
+    if (!s->sk || !s->stage || !s->written)
+        die_input("out of memory", NULL);
+}
+
+/* Update from one command and its answer (the card's rules of 7.2). */
+static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
+{
+    if (!r || (r->sw != 0x9000 && !(a->ins == CARD_COMMIT_KEY && r->sw == 0x6A80)))
+        return;
+    const uint8_t *data = a->raw_len >= 0 ? a->raw + 5 : a->data;
+    uint8_t lc = a->raw_len >= 0 ? (a->raw_len > 4 ? a->raw[4] : 0) : a->lc;
+    uint8_t p1 = a->raw_len >= 0 ? a->raw[2] : a->p1, p2 = a->raw_len >= 0 ? a->raw[3] : a->p2;
+    if (a->cla != CARD_CLA)
+        return;
+    if (a->ins == CARD_GENERATE_KEY) {
+        uint8_t *pk = malloc(s->pkb);
+        if (pk && tts_keypair_from_seed(s->p, pk, s->sk, data) == TTS_OK)
+            s->active = 1;
+        free(pk);
+        memset(s->written, 0, s->skb);
+    } else if (a->ins == CARD_PUT_KEY) {
+        size_t off = (size_t)p1 << 8 | p2;
+        for (size_t i = 0; i < lc && off + i < s->skb; i++) {
+            s->stage[off + i] = data[i];
+            s->written[off + i] = 1;
+        }
+    } else if (a->ins == CARD_COMMIT_KEY) {
+        if (r->sw == 0x9000) {
+            memcpy(s->sk, s->stage, s->skb);
+            s->active = 1;
+        }
+        memset(s->written, 0, s->skb);
+    }
+}
+
+/* EEPROM file: "TTSCARD1", m, n, active, sk[skb], written[skb], stage[skb]. */
+static void eeprom_load(card_state *s, const char *path)
+{
+    size_t len;
+    uint8_t *b = read_file(path, &len);
+    if (!b) {
+        if (errno == ENOENT)
+            return; /* a fresh card */
+        die_input("cannot read", path);
+    }
+    if (len != 11 + 3 * s->skb || memcmp(b, "TTSCARD1", 8) ||
+        b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p))
+        die_input("not an EEPROM file of this parameter set", path);
+    s->active = b[10];
+    memcpy(s->sk, b + 11, s->skb);
+    memcpy(s->written, b + 11 + s->skb, s->skb);
+    memcpy(s->stage, b + 11 + 2 * s->skb, s->skb);
+    free(b);
+}
+
+static void eeprom_save(const card_state *s, const char *path)
+{
+    size_t len = 11 + 3 * s->skb;
+    uint8_t *b = malloc(len);
+    if (!b)
+        die_input("out of memory", NULL);
+    memcpy(b, "TTSCARD1", 8);
+    b[8] = (uint8_t)tts_params_m(s->p);
+    b[9] = (uint8_t)tts_params_n(s->p);
+    b[10] = (uint8_t)s->active;
+    memcpy(b + 11, s->sk, s->skb);
+    memcpy(b + 11 + s->skb, s->written, s->skb);
+    memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
+    write_file(path, b, len);
+    free(b);
+}
+
+static void add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len)
+{
+    while (len) {
+        uint8_t lc = len > 255 ? 255 : (uint8_t)len;
+        card_add(b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, buf + off, lc);
+        off += lc;
+        len -= lc;
+    }
+}
+
+/* Replay of the saved state: PUT KEY + COMMIT KEY of the active key, then
+ * the staged bytes; returns the number of commands added. */
+static size_t eeprom_replay(card_batch *b, const card_state *s)
+{
+    size_t n0 = b->ncmd;
+    if (s->active) {
+        add_put(b, s->sk, 0, s->skb);
+        card_add(b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+    }
+    for (size_t i = 0; i < s->skb;) {
+        if (!s->written[i]) { i++; continue; }
+        size_t j = i;
+        while (j < s->skb && s->written[j] && j - i < 255)
+            j++;
+        add_put(b, s->stage, i, j - i);
+        i = j;
+    }
+    return b->ncmd - n0;
+}
+
+/* ---- subcommands ---- */
+enum { SC_INFO, SC_GENKEY, SC_EXPORT, SC_PUT, SC_SIGN, SC_CYCLES, SC_APDU };
+typedef struct {
+    int kind;
+    const char *name;
+    size_t first, count;  /* commands in the batch */
+    size_t prof;          /* index of the first GET PROFILE (report), or -1 */
+    const char *out;      /* -o */
+    uint8_t seed[32];
+    uint8_t digest[TTS_MAX_M];
+    uint8_t rnd[32];
+    int rand_given;
+    uint8_t *key;         /* put-key */
+} subcmd;
+
+static double ms_of(unsigned long long cycles, int cpc, double mhz)
+{
+    return (double)cycles * cpc / (mhz * 1000.0);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static const char *image_path(const char *dir, const tts_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/tts-%u-%u.ihx", dir, tts_params_m(p), tts_params_n(p));
+    return buf;
+}
+
+/* iram from IMAGE minus .ihx plus .sizes ("iram N" line), or -1 */
+static long image_iram(const char *image, long *code, long *xdata)
+{
+    char path[4096];
+    size_t l = strlen(image);
+    if (l > 4 && strcmp(image + l - 4, ".ihx") == 0)
+        l -= 4;
+    snprintf(path, sizeof path, "%.*s.sizes", (int)l, image);
+    FILE *f = fopen(path, "r");
+    long iram = -1, v;
+    char key[64];
+    if (code) *code = -1;
+    if (xdata) *xdata = -1;
+    if (!f)
+        return -1;
+    while (fscanf(f, "%63s %ld", key, &v) == 2) {
+        if (!strcmp(key, "iram")) iram = v;
+        if (!strcmp(key, "code") && code) *code = v;
+        if (!strcmp(key, "xdata") && xdata) *xdata = v;
+    }
+    fclose(f);
+    return iram;
+}
+
+static int report_all(const char *dir, double mhz, int verbose);
+
+int main(int argc, char **argv)
+{
+    const char *params = "TTS(20,28)", *image = NULL, *cpu = "8032", *eeprom = NULL;
+    const char *dir = getenv("TTS_CARD_DIR");
+    double mhz = 3.57;
+    int report = 0, uart = 0, verbose = 0, i = 1;
+    if (!dir)
+        dir = CARD_IMAGE_DIR;
+
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *o = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(o, "--report")) report = 1;
+        else if (!strcmp(o, "--uart")) uart = 1;
+        else if (!strcmp(o, "-v")) verbose = 1;
+        else if (!val) { usage(stderr); return 2; }
+        else if (!strcmp(o, "--params")) { params = val; i++; }
+        else if (!strcmp(o, "--image")) { image = val; i++; }
+        else if (!strcmp(o, "--image-dir")) { dir = val; i++; }
+        else if (!strcmp(o, "--cpu")) { cpu = val; i++; }
+        else if (!strcmp(o, "--eeprom")) { eeprom = val; i++; }
+        else if (!strcmp(o, "--mhz")) {
+            char *e;
+            mhz = strtod(val, &e);
+            if (*e || !(mhz > 0.001 && mhz < 1000)) die_input("bad --mhz", val);
+            i++;
+        } else { usage(stderr); return 2; }
+    }
+    if (i >= argc) { usage(stderr); return 2; }
+    if (strcmp(cpu, "8032") && strcmp(cpu, "DS320") && strcmp(cpu, "8051"))
+        die_input("--cpu must be 8032, DS320 or 8051", cpu);
+    if (sodium_init() < 0)
+        die_input("libsodium failed to initialise", NULL);
+    if (!strcmp(argv[i], "report")) {
+        if (i + 1 != argc) { usage(stderr); return 2; }
+        return report_all(dir, mhz, verbose);
+    }
+    const tts_params *p = tts_params_get(params);
+    if (!p)
+        die_input("unknown parameter set", params);
+    const unsigned m = tts_params_m(p), n = tts_params_n(p);
+    const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
+    const unsigned segk = 255 / m;
+    const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
+    char ibuf[4096];
+    if (!image)
+        image = image_path(dir, p, ibuf, sizeof ibuf);
+    struct stat st;
+    if (stat(image, &st) != 0)
+        die_input("no card image", image);
+    if (!strcmp(cpu, "8051")) {
+        long iram = image_iram(image, NULL, NULL);
+        if (iram < 0 || iram > 128)
+            die_input("--cpu 8051 needs an image whose internal RAM fits 128 bytes", image);
+    }
+
+    card_state cs;
+    state_init(&cs, p);
+    if (eeprom)
+        eeprom_load(&cs, eeprom);
+    card_batch b;
+    card_init(&b, image, cpu, mhz);
+    b.uart = uart;
+    b.verbose = verbose;
+    size_t replayed = eeprom_replay(&b, &cs);
+
+    /* parse the subcommands into the batch */
+    subcmd *sc = calloc((size_t)argc, sizeof *sc);
+    size_t nsc = 0;
+    while (i < argc) {
+        subcmd *s = &sc[nsc];
+        s->name = argv[i];
+        s->prof = (size_t)-1;
+        const char *w = argv[i++];
+        s->first = b.ncmd;
+        if (!strcmp(w, "info")) {
+            s->kind = SC_INFO;
+            card_add(&b, CARD_GET_INFO, 0, 0, NULL, 0);
+        } else if (!strcmp(w, "genkey")) {
+            s->kind = SC_GENKEY;
+            if (i + 1 >= argc || strcmp(argv[i], "--seed")) die_input("genkey needs --seed FILE", NULL);
+            read_exact(argv[i + 1], s->seed, 32, "a seed");
+            i += 2;
+            card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
+        } else if (!strcmp(w, "export-pk")) {
+            s->kind = SC_EXPORT;
+            if (i + 1 >= argc || strcmp(argv[i], "-o")) die_input("export-pk needs -o FILE", NULL);
+            s->out = argv[i + 1];
+            i += 2;
+            for (size_t g = 0; g < nseg; g++) {
+                card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
+                if (report)
+                    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+            }
+        } else if (!strcmp(w, "put-key")) {
+            s->kind = SC_PUT;
+            if (i >= argc) die_input("put-key needs FILE", NULL);
+            s->key = malloc(skb);
+            read_exact(argv[i++], s->key, skb, "a secret key");
+            for (size_t off = 0; off < skb; off += 255) {
+                size_t len = skb - off < 255 ? skb - off : 255;
+                card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, s->key + off, (uint8_t)len);
+                if (report)
+                    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+            }
+            card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+        } else if (!strcmp(w, "sign")) {
+            s->kind = SC_SIGN;
+            int have_digest = 0;
+            const char *msgfile = NULL;
+            while (i + 1 < argc && (!strcmp(argv[i], "--digest") || !strcmp(argv[i], "--rand") ||
+                                    !strcmp(argv[i], "--message") || !strcmp(argv[i], "-o"))) {
+                const char *o = argv[i], *val = argv[i + 1];
+                i += 2;
+                if (!strcmp(o, "-o")) s->out = val;
+                else if (!strcmp(o, "--message")) msgfile = val;
+                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key"); s->rand_given = 1; }
+                else {
+                    have_digest = 1;
+                    if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest");
+                    else if (parse_hex(val, strlen(val), s->digest, m) != (long)m)
+                        die_input("--digest needs m bytes of hex or a file", val);
+                }
+            }
+            if (!have_digest) {
+                size_t ml = 0;
+                uint8_t *msg = msgfile ? read_file(msgfile, &ml) : NULL;
+                if (msgfile && !msg) die_input("cannot read", msgfile);
+                tts_digest(p, s->digest, msg ? msg : (const uint8_t *)"", ml);
+                free(msg);
+            }
+            if (!s->rand_given)
+                randombytes_buf(s->rnd, 32);
+            uint8_t data[TTS_MAX_M + 32];
+            memcpy(data, s->digest, m);
+            memcpy(data + m, s->rnd, 32);
+            card_add(&b, CARD_SIGN, 0, 0, data, (uint8_t)(m + 32));
+        } else if (!strcmp(w, "cycles")) {
+            s->kind = SC_CYCLES;
+            card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+        } else if (!strcmp(w, "apdu")) {
+            s->kind = SC_APDU;
+            if (i >= argc) die_input("apdu needs HEX", NULL);
+            uint8_t raw[300];
+            long len = parse_hex(argv[i], strlen(argv[i]), raw, sizeof raw);
+            if (len < 6 || len != 6 + raw[4])
+                die_input("apdu: need CLA INS P1 P2 Lc data[Lc] Le (6 + Lc bytes of hex)", argv[i]);
+            i++;
+            card_add_raw(&b, raw, (int)len);
+        } else {
+            fprintf(stderr, "tts-card: unknown subcommand %s\n", w);
+            usage(stderr);
+            return 2;
+        }
+        s->count = b.ncmd - s->first;
+        if (report && s->kind != SC_CYCLES) {
+            s->prof = b.ncmd;
+            card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
+        }
+        nsc++;
+    }
+
+    if (card_run(&b) != 0)
+        return 2;
+    int status = 0;
+    for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
+        state_track(&cs, &b.cmd[k], &b.resp[k]);
+    for (size_t k = 0; k < replayed; k++)
+        if (b.resp[k].sw != 0x9000) {
+            fprintf(stderr, "tts-card: restoring %s failed (SW %04X)\n", eeprom, b.resp[k].sw);
+            status = 1;
+        }
+
+    /* host view of the active key, for the cross-checks */
+    uint8_t *hsk = malloc(skb), *hpk = malloc(pkb);
+    int hkey = 0;
+    if (replayed && cs.active) { /* the key restored at start */
+    }
+    size_t k0 = replayed;
+    card_state hs; /* replayed state before the subcommands */
+    state_init(&hs, p);
+    if (eeprom)
+        eeprom_load(&hs, eeprom);
+    if (hs.active) {
+        memcpy(hsk, hs.sk, skb);
+        hkey = tts_pk_from_sk(p, hpk, hsk) == TTS_OK;
+    }
+    int cpc = card_clocks_per_cycle(cpu);
+    for (size_t s = 0; s < nsc; s++) {
+        subcmd *c = &sc[s];
+        /* the host's key view advances command by command */
+        card_resp *r = &b.resp[c->first];
+        int bad = 0;
+        for (size_t k = c->first; k < c->first + c->count; k++)
+            if (b.resp[k].sw != 0x9000 && c->kind != SC_APDU) {
+                if (!bad)
+                    fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", c->name,
+                            b.resp[k].sw, card_sw_name(b.resp[k].sw));
+                bad = 1;
+            }
+        for (size_t k = k0; k < c->first + c->count; k++)
+            state_track(&hs, &b.cmd[k], &b.resp[k]);
+        k0 = c->first + c->count;
+        if (hs.active && memcmp(hs.sk, hsk, skb) != 0 ? 1 : (hs.active && !hkey)) {
+            memcpy(hsk, hs.sk, skb);
+            hkey = tts_pk_from_sk(p, hpk, hsk) == TTS_OK;
+        }
+        if (bad) {
+            status = 1;
+        } else if (c->kind == SC_INFO) {
+            printf("info: %s m=%u n=%u v=%u a=%u b=%u format=%u segment=%u\n",
+                   tts_params_name(p), r->data[0], r->data[1], r->data[2],
+                   r->data[3], r->data[4], r->data[5], r->data[6]);
+            if (r->len != 7 || r->data[0] != m || r->data[1] != n) {
+                fprintf(stderr, "tts-card: the image is not %s\n", tts_params_name(p));
+                status = 1;
+            }
+        } else if (c->kind == SC_GENKEY) {
+            printf("genkey: ok\n");
+        } else if (c->kind == SC_EXPORT) {
+            uint8_t *pk = malloc(pkb);
+            size_t got = 0;
+            for (size_t k = c->first; k < c->first + c->count; k++) {
+                if (b.cmd[k].ins != CARD_GET_PK_SEGMENT)
+                    continue;
+                size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
+                if (b.resp[k].len != want) {
+                    fprintf(stderr, "tts-card: segment %zu: %u bytes, expected %zu\n",
+                            (k - c->first), b.resp[k].len, want);
+                    status = 1;
+                    break;
+                }
+                memcpy(pk + got, b.resp[k].data, want);
+                got += want;
+            }
+            if (got == pkb) {
+                write_file(c->out, pk, pkb);
+                if (hkey) {
+                    int same = memcmp(pk, hpk, pkb) == 0;
+                    printf("export-pk: %zu bytes to %s (%s the host's public key)\n",
+                           pkb, c->out, same ? "equals" : "DIFFERS FROM");
+                    if (!same)
+                        status = 1;
+                } else {
+                    printf("export-pk: %zu bytes to %s\n", pkb, c->out);
+                }
+            }
+            free(pk);
+        } else if (c->kind == SC_PUT) {
+            printf("put-key: committed\n");
+        } else if (c->kind == SC_SIGN) {
+            if (!c->rand_given) {
+                printf("rand: ");
+                print_hex(stdout, c->rnd, 32);
+                printf("\n");
+            }
+            printf("sig: ");
+            print_hex(stdout, r->data, r->len);
+            printf("\n");
+            if (c->out)
+                write_file(c->out, r->data, r->len);
+            if (hkey) {
+                uint8_t hsig[TTS_MAX_N];
+                chacha_rng rng = {{0}, 0, 0};
+                memcpy(rng.key, c->rnd, 32);
+                int rc = tts_sign_digest(p, hsig, c->digest, hsk, chacha_rng_fn, &rng);
+                int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
+                int ok = tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
+                printf("sign: %s the host's signature (%u attempt%s), %s\n",
+                       same ? "equals" : "DIFFERS FROM", rng.calls, rng.calls == 1 ? "" : "s",
+                       ok ? "verifies" : "DOES NOT VERIFY");
+                if (!same || !ok)
+                    status = 1;
+            }
+        } else if (c->kind == SC_CYCLES) {
+            uint32_t cy = be32(r->data);
+            printf("cycles: %u (%.2f ms at %g MHz, %s)\n", cy, ms_of(cy, 12, mhz), mhz,
+                   cpc == 12 ? "12T" : "timer count; 4T cores: use --report");
+        } else if (c->kind == SC_APDU) {
+            printf("apdu: %02X ", r->len);
+            print_hex(stdout, r->data, r->len);
+            printf("%s%04X\n", r->len ? " " : "", r->sw);
+            if (r->sw != 0x9000)
+                status = 1;
+        }
+        if (c->prof != (size_t)-1 && !bad) {
+            /* cycles: the GET CYCLES after each segment/PUT plus the final
+             * GET PROFILE; on 4T cores the tick difference instead */
+            unsigned long long cy = 0, ch = 0;
+            for (size_t k = c->first; k < c->first + c->count; k++)
+                if (b.cmd[k].ins == CARD_GET_CYCLES && b.cmd[k].raw_len < 0 && c->kind != SC_CYCLES)
+                    cy += be32(b.resp[k].data);
+            cy += be32(b.resp[c->prof].data);
+            ch = be32(b.resp[c->prof].data + 4);
+            if (cpc == 12) {
+                printf("report: %-9s %10llu cycles %10.2f ms", c->name, cy, ms_of(cy, 12, mhz));
+                if (c->kind == SC_SIGN)
+                    printf("  (ChaCha20 %llu cycles %.2f ms, core %llu cycles %.2f ms)", ch,
+                           ms_of(ch, 12, mhz), cy - ch, ms_of(cy - ch, 12, mhz));
+                printf("  [%s, %g MHz]\n", cpu, mhz);
+            } else {
+                unsigned long long t1 = card_ticks_prefix(&b, c->first + c->count);
+                unsigned long long t0 = card_ticks_prefix(&b, c->first);
+                unsigned long long d = t1 > t0 ? t1 - t0 : 0;
+                printf("report: %-9s %10llu cycles %10.2f ms  [%s, %g MHz, from %llu simulated ticks]\n",
+                       c->name, d / cpc, d / (mhz * 1000.0), cpu, mhz, d);
+            }
+        }
+    }
+    if (eeprom)
+        eeprom_save(&cs, eeprom);
+    card_free(&b);
+    return status;
+}
+
+/* ---- report: the card table for all eight sets beside table D ---- */
+static int measure_set(const tts_params *p, const char *image, const char *cpu,
+                       double mhz, int verbose, double *sign_ms, double *core_ms,
+                       double *chacha_ms, unsigned *attempts, double *keygen_s)
+{
+    const unsigned m = tts_params_m(p);
+    const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
+    const size_t nseg = (pkb / m + 255 / m - 1) / (255 / m);
+    uint8_t seed[32], *pk = malloc(pkb), *sk = malloc(skb), digest[TTS_MAX_M], rnd[32], data[TTS_MAX_M + 32];
+    int cpc = card_clocks_per_cycle(cpu), rc = 0;
+    for (int k = 0; k < 32; k++)
+        seed[k] = (uint8_t)k;
+    tts_keypair_from_seed(p, pk, sk, seed);
+    memset(digest, 0x5A, sizeof digest);
+    /* randomness giving a single attempt (the usual case) */
+    for (int t = 0;; t++) {
+        chacha_rng r = {{0}, 0, 0};
+        uint8_t sig[TTS_MAX_N];
+        memset(r.key, 0, 32);
+        r.key[0] = (uint8_t)t;
+        tts_sign_digest(p, sig, digest, sk, chacha_rng_fn, &r);
+        if (r.calls == 1 || t == 255) {
+            memcpy(rnd, r.key, 32);
+            *attempts = r.calls;
+            break;
+        }
+    }
+    memcpy(data, digest, m);
+    memcpy(data + m, rnd, 32);
+    card_batch b;
+    card_init(&b, image, cpu, mhz);
+    b.verbose = verbose;
+    add_put(&b, sk, 0, skb);
+    card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+    size_t isign = card_add(&b, CARD_SIGN, 0, 0, data, (uint8_t)(m + 32));
+    card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
+    size_t igen = card_add(&b, CARD_GENERATE_KEY, 0, 0, seed, 32);
+    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+    for (size_t g = 0; g < nseg; g++) {
+        card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
+        card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+    }
+    if (card_run(&b) != 0) {
+        rc = -1;
+    } else {
+        for (size_t k = 0; k < b.nresp; k++)
+            if (b.resp[k].sw != 0x9000)
+                rc = -1;
+        uint32_t cy = be32(b.resp[isign + 1].data), ch = be32(b.resp[isign + 1].data + 4);
+        unsigned long long kg = 0;
+        for (size_t k = igen + 1; k < b.ncmd; k += 2)
+            kg += be32(b.resp[k].data);
+        if (cpc == 12) {
+            *sign_ms = ms_of(cy, 12, mhz);
+            *core_ms = ms_of(cy - ch, 12, mhz);
+            *chacha_ms = ms_of(ch, 12, mhz);
+            *keygen_s = ms_of(kg, 12, mhz) / 1000.0;
+        } else {
+            unsigned long long t0 = card_ticks_prefix(&b, isign);
+            unsigned long long t1 = card_ticks_prefix(&b, isign + 1);
+            unsigned long long t2 = card_ticks_prefix(&b, igen);
+            double f = 1.0 / (mhz * 1000.0);
+            *sign_ms = (double)(t1 - t0) * f;
+            /* the 12T ChaCha share scaled by the tick ratio */
+            *chacha_ms = cy ? *sign_ms * ((double)ch / cy) : 0;
+            *core_ms = *sign_ms - *chacha_ms;
+            *keygen_s = (double)(b.ticks - t2) * f / 1000.0;
+        }
+    }
+    card_free(&b);
+    free(pk);
+    free(sk);
+    return rc;
+}
+
+static int report_all(const char *dir, double mhz, int verbose)
+{
+    printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
+           "4T = -t DS320 simulated-tick differences). Signing: one attempt, digest 5A..,\n"
+           "\"core\" = SIGN minus the ChaCha20 keystream block(s) it computed.\n\n", mhz);
+    printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    int rc = 0;
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        char ib[4096];
+        const char *img = image_path(dir, p, ib, sizeof ib);
+        double sm[2], cm[2], hm[2], ks[2];
+        unsigned att;
+        long code, xd, iram = image_iram(img, &code, &xd);
+        if (measure_set(p, img, "8032", mhz, verbose, &sm[0], &cm[0], &hm[0], &att, &ks[0]) ||
+            measure_set(p, img, "DS320", mhz, verbose, &sm[1], &cm[1], &hm[1], &att, &ks[1])) {
+            printf("| %s | (failed) |\n", tts_params_name(p));
+            rc = 1;
+            continue;
+        }
+        printf("| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %.1f | %.1f | %ld | %ld | %ld |\n",
+               tts_params_name(p), sm[0], cm[0], hm[0], sm[1], cm[1], hm[1], ks[0], ks[1],
+               code, iram, xd);
+        fflush(stdout);
+    }
+    printf("\nTable D (2004, hand assembly): TTS(20,28) i8032AH 12T 3.57 MHz: sign 198 ms, code 1.5 KB,\n"
+           "RAM 128 B, keygen 62 s; W77E58 4T: sign 99 ms, keygen 29 s. TTS(24,32): i8051AH 284 ms,\n"
+           "W77E58 112 ms; keygen 170 s (12T), 79 s (4T).\n");
+    return rc;
+}
