@@ -1,18 +1,25 @@
 /*
- * Timing loop for the core operations of every set on the current backend:
- * key generation (from a seed), tts_sign_digest (randomness from a fast
- * buffered generator) and tts_verify_digest. Each operation is run RUNS
- * times after a warm-up; the median, quartiles and minimum of the per-call
- * TSC cycle counts (rdtsc, reference cycles) and of the wall-clock ns are
- * printed, with the machine and compiler.
+ * Timing loop for the core operations of every set: key generation (from a
+ * seed), tts_sign_digest (randomness from a fast buffered generator) and
+ * tts_verify_digest; then, apart, the costs they leave out: SHA-512 of a
+ * 33-byte message, one system-generator call of v bytes (libsodium
+ * randombytes_buf), and the full tts_sign (default generator: one system
+ * call per signature) and tts_verify of that message. Each operation is run
+ * RUNS times after a warm-up; the median, quartiles and minimum of the
+ * per-call TSC cycle counts (rdtsc, reference cycles) and the median
+ * wall-clock microseconds are printed, with the machine and compiler.
  *
- * usage: tts-speed [-r RUNS] [SET ...]
+ * usage: tts-speed [-r RUNS] [-b BACKEND | -a] [SET ...]
+ *   -b  use that backend (as tts_set_backend); -a  every backend this CPU
+ *   runs, best first (default: the automatic choice, TTS_BACKEND honoured)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sodium.h>
 
 #include "tts.h"
 
@@ -59,7 +66,7 @@ static void report(const char *set, const char *op, samples *s, size_t runs)
 {
     qsort(s->cyc, runs, sizeof *s->cyc, cmp_u64);
     qsort(s->ns, runs, sizeof *s->ns, cmp_u64);
-    printf("%-11s %-7s %10llu %10llu %10llu %10llu %11.2f\n", set, op,
+    printf("%-6s %-11s %-13s %10llu %10llu %10llu %10llu %11.2f\n", tts_backend(), set, op,
            (unsigned long long)s->cyc[runs / 2], (unsigned long long)s->cyc[runs / 4],
            (unsigned long long)s->cyc[3 * runs / 4], (unsigned long long)s->cyc[0],
            s->ns[runs / 2] / 1000.0);
@@ -128,42 +135,99 @@ static int bench(const tts_params *p, size_t runs, samples *s)
         }
     }
     report(name, "verify", s, runs);
-    return 0;
+
+    /* The costs the core operations leave out, and the full operations. */
+    const uint8_t msg[33] = "The quick brown fox jumps over t";
+    uint8_t h[crypto_hash_sha512_BYTES], r[TTS_MAX_N];
+    const size_t v = tts_params_v(p);
+#define TIME(op, stmt)                                                        \
+    for (size_t i = 0; i < runs + runs / 10; i++) {                          \
+        uint64_t t0 = now_ns(), c0 = cycles();                                \
+        stmt;                                                                 \
+        uint64_t c1 = cycles(), t1 = now_ns();                                \
+        if (i >= runs / 10) {                                                 \
+            s->cyc[i - runs / 10] = c1 - c0;                                  \
+            s->ns[i - runs / 10] = t1 - t0;                                   \
+        }                                                                     \
+    }                                                                         \
+    report(name, op, s, runs)
+    int bad = 0;
+    TIME("sha512(33B)", crypto_hash_sha512(h, msg, sizeof msg));
+    TIME("randombytes(v)", randombytes_buf(r, v));
+    TIME("tts_sign", bad |= tts_sign(p, sig, msg, sizeof msg, sk));
+    TIME("tts_verify", bad |= tts_verify(p, sig, msg, sizeof msg, pk));
+#undef TIME
+    return bad ? -1 : 0;
+}
+
+static int run_sets(int first, int argc, char **argv, size_t runs, samples *s)
+{
+    int rc = 0;
+    for (int i = first; i < argc; i++)
+        rc |= bench(tts_params_get(argv[i]), runs, s);
+    for (size_t i = 0; first == argc && i < tts_params_count(); i++)
+        rc |= bench(tts_params_at(i), runs, s);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
     size_t runs = 1000;
-    int first = 1;
+    int first = 1, all = 0;
+    const char *backend = NULL;
     char model[128];
-    if (argc > 2 && strcmp(argv[1], "-r") == 0) {
-        runs = strtoul(argv[2], NULL, 10);
-        first = 3;
-        if (runs < 10 || runs > 1000000) {
-            fprintf(stderr, "tts-speed: -r wants 10..1000000\n");
+    while (first < argc && argv[first][0] == '-') {
+        if (strcmp(argv[first], "-r") == 0 && first + 1 < argc) {
+            runs = strtoul(argv[first + 1], NULL, 10);
+            first += 2;
+            if (runs < 10 || runs > 1000000) {
+                fprintf(stderr, "tts-speed: -r wants 10..1000000\n");
+                return 2;
+            }
+        } else if (strcmp(argv[first], "-b") == 0 && first + 1 < argc) {
+            backend = argv[first + 1];
+            first += 2;
+        } else if (strcmp(argv[first], "-a") == 0) {
+            all = 1;
+            first++;
+        } else {
+            fprintf(stderr, "usage: tts-speed [-r RUNS] [-b BACKEND | -a] [SET ...]\n");
             return 2;
         }
     }
+    for (int i = first; i < argc; i++)
+        if (!tts_params_get(argv[i])) {
+            fprintf(stderr, "tts-speed: unknown parameter set '%s'\n", argv[i]);
+            return 2;
+        }
+    if (backend && tts_set_backend(backend) != TTS_OK) {
+        fprintf(stderr, "tts-speed: backend '%s' not available here\n", backend);
+        return 2;
+    }
+    if (sodium_init() < 0)
+        return 2;
     samples s = {malloc(runs * sizeof(uint64_t)), malloc(runs * sizeof(uint64_t))};
     if (!s.cyc || !s.ns)
         return 2;
     cpu_model(model, sizeof model);
-    printf("# machine: %s; compiler: %s; backend: %s; cycles: %s; runs: %zu "
-           "(keygen: %zu)\n", model, __VERSION__, tts_backend(), CYCLE_SOURCE,
-           runs, runs < 100 ? runs : (size_t)100);
-    printf("%-11s %-7s %10s %10s %10s %10s %11s\n", "set", "op", "median", "q1",
-           "q3", "min", "median us");
+    printf("# machine: %s; compiler: %s; cycles: %s; runs: %zu (keygen: %zu)\n", model,
+           __VERSION__, CYCLE_SOURCE, runs, runs < 100 ? runs : (size_t)100);
+    printf("%-6s %-11s %-13s %10s %10s %10s %10s %11s\n", "backend", "set", "op", "median",
+           "q1", "q3", "min", "median us");
     int rc = 0;
-    for (int i = first; i < argc; i++) {
-        const tts_params *p = tts_params_get(argv[i]);
-        if (!p) {
-            fprintf(stderr, "tts-speed: unknown parameter set '%s'\n", argv[i]);
-            return 2;
+    if (all) {
+        static const char *const names[] = {"gfni", "avx2", "swar", "ref"};
+        for (size_t b = 0; b < sizeof names / sizeof names[0]; b++) {
+            if (tts_set_backend(names[b]) != TTS_OK) {
+                printf("# backend %s: not built or not supported by this CPU: skipped\n",
+                       names[b]);
+                continue;
+            }
+            rc |= run_sets(first, argc, argv, runs, &s);
         }
-        rc |= bench(p, runs, &s);
+    } else {
+        rc = run_sets(first, argc, argv, runs, &s);
     }
-    for (size_t i = 0; first == argc && i < tts_params_count(); i++)
-        rc |= bench(tts_params_at(i), runs, &s);
     free(s.cyc);
     free(s.ns);
     if (rc)

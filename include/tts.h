@@ -82,7 +82,8 @@ int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
                           const uint8_t seed[TTS_SEED_BYTES]);
 
 /* Signing: digest = first m bytes of SHA-512(msg). Each attempt draws v
- * bytes with exactly one rng call (NULL: the system generator). The secret
+ * bytes with exactly one rng call (NULL: a ChaCha20 stream keyed by one
+ * 32-byte call of the system generator per signature). The secret
  * key is trusted (run tts_sk_check on keys from untrusted storage). */
 int tts_sign(const tts_params *p, uint8_t *sig,
              const uint8_t *msg, size_t msglen, const uint8_t *sk);

@@ -6,6 +6,7 @@
  * crypto_sign draws v bytes per attempt).
  *
  * usage: tts-genkat [-n COUNT] [-d DIR] [SET ...]    (default: all sets, 100)
+ *        tts-genkat -p    prints the backend in use (TTS_BACKEND overrides) and exits
  */
 #include <errno.h>
 #include <stdio.h>
@@ -112,8 +113,11 @@ int main(int argc, char **argv)
             count = (unsigned)c;
         } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
             dir = argv[++i];
+        } else if (strcmp(argv[i], "-p") == 0) { /* the backend in use (TTS_BACKEND) */
+            printf("%s\n", tts_backend());
+            return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: tts-genkat [-n COUNT] [-d DIR] [SET ...]\n");
+            fprintf(stderr, "usage: tts-genkat [-p] [-n COUNT] [-d DIR] [SET ...]\n");
             return 2;
         } else {
             const tts_params *p = tts_params_get(argv[i]);

@@ -25,7 +25,7 @@ void tts_central_eval(const tts_params *p, uint8_t *y, const uint8_t *x,
  * identity comes from the x_i term of each y_i; entries are accumulated,
  * never overwritten. Returns 1 if the system was nonsingular.
  */
-uint8_t tts_central_solve_layer(const tts_params *p, const tts_kernels *k,
+uint8_t tts_solve_layer_generic(const tts_params *p, const tts_kernels *k,
                                 unsigned layer, uint8_t *x,
                                 const uint8_t *target, const uint8_t *coef)
 {
@@ -53,4 +53,13 @@ uint8_t tts_central_solve_layer(const tts_params *p, const tts_kernels *k,
         x[lo + r] = M[r * cols + dim];
     sodium_memzero(M, (size_t)dim * cols);
     return ok;
+}
+
+/* The backend's layer solver (vector backends build the system in
+ * registers); every one satisfies the contract above. */
+uint8_t tts_central_solve_layer(const tts_params *p, const tts_kernels *k,
+                                unsigned layer, uint8_t *x,
+                                const uint8_t *target, const uint8_t *coef)
+{
+    return k->solve_layer(p, k, layer, x, target, coef);
 }

@@ -13,6 +13,8 @@ typedef struct {
     uint8_t row, u, w;
 } tts_term;
 
+#define TTS_MAX_COEFFS 532 /* C of TTS(36,50) */
+
 /* Layers solved in order: layer 1, mu1, mu2, layer 3. Layer L holds the
  * terms layer[L] .. layer[L+1]-1 and the variables var_lo[L] .. var_lo[L+1]-1
  * (var_lo[4] = n); its rows are the same indices. */
@@ -70,13 +72,38 @@ typedef struct tts_kernels {
      * success the left rows x rows block becomes the identity. Returns 1 if
      * that block was invertible, 0 if not; never branches on the data. */
     uint8_t (*gauss)(uint8_t *M, unsigned rows, unsigned cols);
-    /* out (m bytes) = P(w) for the public key pk */
+    /* out (m bytes) = P(w) for the public key pk. Vector backends may
+     * assume the shapes of the parameter sets: 16 <= m <= 36, m % 4 == 0. */
     void (*pk_eval)(uint8_t *out, const uint8_t *pk, const uint8_t *w,
                     unsigned m, unsigned n);
+    /* C = A B: A rows x inner, B inner x cols, C rows x cols, all
+     * row-major; C must not overlap A or B. */
+    void (*matmul)(uint8_t *C, const uint8_t *A, const uint8_t *B,
+                   unsigned rows, unsigned inner, unsigned cols);
+    /* out[i] = a[i] * b[i], i < len (out may alias a or b) */
+    void (*vmul)(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t len);
+    /* dst (cols x rows) = src^T (src rows x cols); no overlap */
+    void (*transpose)(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols);
+    /* Build and solve one layer of the central map (tts_central_solve_layer
+     * semantics); tts_solve_layer_generic does it with madd and gauss. */
+    uint8_t (*solve_layer)(const tts_params *p, const struct tts_kernels *k,
+                           unsigned layer, uint8_t *x, const uint8_t *target,
+                           const uint8_t *coef);
 } tts_kernels;
 
 extern const tts_kernels tts_kernels_ref;
+void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols);
 const tts_kernels *tts_kernels_get(void);
+
+/* Optional backends (opt/): each probe returns NULL when the CPU (or the
+ * build) lacks the feature. */
+const tts_kernels *tts_probe_swar(void);
+const tts_kernels *tts_probe_avx2(void);
+const tts_kernels *tts_probe_gfni(void);
+/* The backend of that name if built and supported here, else NULL. */
+const tts_kernels *tts_kernels_find(const char *name);
+/* Names of every backend compiled in, best first, NULL-terminated. */
+extern const char *const tts_backend_names[];
 
 /* Central map and its inversion (central.c). */
 void tts_central_eval(const tts_params *p, uint8_t *y, const uint8_t *x,
@@ -84,6 +111,34 @@ void tts_central_eval(const tts_params *p, uint8_t *y, const uint8_t *x,
 uint8_t tts_central_solve_layer(const tts_params *p, const tts_kernels *k,
                                 unsigned layer, uint8_t *x,
                                 const uint8_t *target, const uint8_t *coef);
+uint8_t tts_solve_layer_generic(const tts_params *p, const tts_kernels *k,
+                                unsigned layer, uint8_t *x,
+                                const uint8_t *target, const uint8_t *coef);
+
+/* Public description of one layer's linear system, derived once from the
+ * term table (opt/plan.c) for the vector solve_layer kernels. Term t of the
+ * layer (t0 <= t < t0 + nterms) contributes coef[t] * x[u[t]] * x[w[t]] to
+ * row[t]: to column col[t] of the matrix, or (col[t] == dim) to the
+ * right-hand side, where x[w[t]] is replaced by the constant 1 slot
+ * TTS_PLAN_ONE if the term is a matrix entry. */
+#define TTS_PLAN_ONE 63
+#define TTS_PLAN_MAXT 272 /* b(b+1) and a(v-1) for TTS(36,50) */
+#define TTS_PLAN_MAXD 18
+typedef struct {
+    uint16_t t0, nterms;
+    uint8_t lo, dim;
+    uint8_t u[TTS_PLAN_MAXT + 32], w[TTS_PLAN_MAXT + 32]; /* x indices, w may be
+                                                         * ONE; 0xFF padding */
+    /* Row r is XOR of pshufb(broadcast128(val + seg[r]), ctl[r][0]) and
+     * pshufb(broadcast128(val + seg[r] + 16), ctl[r][1]) (0x80: none). */
+    uint16_t seg[TTS_PLAN_MAXD];
+    uint8_t ctl[TTS_PLAN_MAXD][2][32];
+    /* Right-hand-side terms: nrhs pairs (term offset, row). */
+    uint16_t nrhs;
+    uint16_t rhs_t[TTS_PLAN_MAXT];
+    uint8_t rhs_r[TTS_PLAN_MAXT];
+} tts_layer_plan;
+const tts_layer_plan *tts_layer_plan_get(const tts_params *p, unsigned layer);
 
 /* Scheme helpers (keygen.c). */
 int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned dim);

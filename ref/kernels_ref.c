@@ -44,6 +44,33 @@ static void pk_eval_ref(uint8_t *out, const uint8_t *pk, const uint8_t *w,
         madd_ref(out, pk, w[i], m);
 }
 
+/* C = A B, row by row: C[i] = sum_k A[i][k] B[k]. */
+static void matmul_ref(uint8_t *C, const uint8_t *A, const uint8_t *B,
+                       unsigned rows, unsigned inner, unsigned cols)
+{
+    for (unsigned i = 0; i < rows; i++) {
+        uint8_t *c = C + (size_t)i * cols;
+        for (unsigned j = 0; j < cols; j++)
+            c[j] = 0;
+        for (unsigned k = 0; k < inner; k++)
+            madd_ref(c, B + (size_t)k * cols, A[(size_t)i * inner + k], cols);
+    }
+}
+
+static void vmul_ref(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        out[i] = gf256_mul(a[i], b[i]);
+}
+
+void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols)
+{
+    for (unsigned r = 0; r < rows; r++)
+        for (unsigned c = 0; c < cols; c++)
+            dst[(size_t)c * rows + r] = src[(size_t)r * cols + c];
+}
+
 const tts_kernels tts_kernels_ref = {
     "ref", madd_ref, matvec_ref, gauss_ref, pk_eval_ref,
+    matmul_ref, vmul_ref, tts_transpose_ref, tts_solve_layer_generic,
 };

@@ -1,5 +1,6 @@
 /* Key generation from a 32-byte seed, public-key synthesis, key checks. */
 #include <sodium.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ct.h"
@@ -59,58 +60,137 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
 }
 
 /*
- * pk = coefficients of A1 (F(A3 w + c3) + s1) with s1 = F(c3).
- * Row r of F is x_r + sum_t p_t x_u x_w. With x = A3 w + c3 and a_i the
- * i-th row of A3:
- *   x_r       -> linear a_r
- *   x_u x_w   -> quadratic (p a_u) (x) a_w, linear p (c3_w a_u + c3_u a_w)
- * (constants cancel against s1). The quadratic part of one output is
- * accumulated as a full n x n matrix Q[l][l'] (coefficient of w_l w_l'),
- * then folded: w_l w_l' gets Q[l][l'] + Q[l'][l] for l < l', Q[l][l] for
- * l = l'. Finally every m-byte monomial block is multiplied by A1.
+ * pk = coefficients of A1 (F(A3 w + c3) + s1) with s1 = F(c3); a_i is row i
+ * of A3. Central row k is x_k + sum_t p_t x_u x_w, so with x = A3 w + c3:
+ *   quadratic  Q_k = sum_t p_t a_u (x) a_w  (Q_k[l][l'] multiplies w_l w_l'),
+ *   linear     a_k + sum_t (p_t c3_w) a_u + (p_t c3_u) a_w
+ * (constants cancel against s1). Monomial w_l w_l' (l < l') takes
+ * Q_k[l][l'] + Q_k[l'][l], and w_l^2 takes Q_k[l][l].
+ *
+ * As matrix products, for a group of K outputs at once:
+ *   S[r] = sum over the group's terms of p_t a_w (if u = r) and p_t a_u (if
+ *          w = r), output kk in columns kk*n .. kk*n + n-1;
+ *   C = A3^T S, so C[l][kk*n + l'] = Q_k[l][l'] + Q_k[l'][l];
+ *   diag_k = sum_t p_t (a_u * a_w) elementwise.
+ * The central coefficients of output k are written to row k of PKT, then
+ * pk = (A1 PKT)^T. PKT lives in pk itself, cut into column chunks of
+ * TTS_PKT_W monomials: chunk j (width wj) holds PKT[k][j*W + c] at
+ * j*W*m + k*wj + c, which is exactly the span of pk its monomials occupy,
+ * so each chunk is mixed by A1 and transposed in place.
  */
+#define TTS_PKT_W 256
+#define TTS_SYN_BUF 16384 /* bytes of S and of C: n * K * n */
+
+static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, unsigned k,
+                    size_t mono, const uint8_t *src, size_t len)
+{
+    while (len) {
+        size_t j = mono / TTS_PKT_W, c = mono % TTS_PKT_W;
+        size_t wj = nmono - j * TTS_PKT_W < TTS_PKT_W ? nmono - j * TTS_PKT_W : TTS_PKT_W;
+        size_t take = wj - c < len ? wj - c : len;
+        memcpy(pk + j * TTS_PKT_W * m + (size_t)k * wj + c, src, take);
+        mono += take;
+        src += take;
+        len -= take;
+    }
+}
+
 int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
                       const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
                       const uint8_t *coef)
 {
-    const unsigned m = p->m, n = p->n;
-    const size_t nq = pk_quad_monomials(p);
-    uint8_t Q[TTS_MAX_N * TTS_MAX_N];
-    uint8_t alpha[TTS_MAX_N], lin[TTS_MAX_N], blk[TTS_MAX_M];
+    const unsigned m = p->m, n = p->n, v = p->v;
+    /* Rows of A3 padded with zeros to NP bytes: kernels then run on whole
+     * vectors, and the extra bytes they touch in S, row and e are XORed
+     * with zero products, i.e. left unchanged. */
+    const unsigned NP = (n + 31) / 32 * 32;
+    const size_t nq = pk_quad_monomials(p), nmono = pk_monomials(p);
+    uint8_t A3T[TTS_MAX_N * TTS_MAX_N], A3P[TTS_MAX_N * 64];
+    uint8_t Sbuf[TTS_SYN_BUF + 64], Cbuf[TTS_SYN_BUF];
+    /* All m outputs in one group if the heap gives room (the products by
+     * A3^T then share their scalar tables); else groups that fit the stack
+     * buffers. Either way the same bytes. */
+    const size_t sc_all = (size_t)n * m * n;
+    uint8_t *heap = malloc(2 * sc_all + 64);
+    uint8_t *S = heap ? heap : Sbuf, *C = heap ? heap + sc_all + 64 : Cbuf;
+    const size_t sbytes = heap ? sc_all + 64 : sizeof Sbuf;
+    const unsigned K = heap ? m : (TTS_SYN_BUF / (n * n) < m ? TTS_SYN_BUF / (n * n) : m);
+    uint8_t cu[TTS_MAX_COEFFS], cw[TTS_MAX_COEFFS], e[64], row[64], d[64];
+    uint8_t prow[TTS_MAX_PK_BYTES / TTS_MAX_M];
+    uint8_t blk[TTS_MAX_M * TTS_PKT_W], mix[TTS_MAX_M * TTS_PKT_W];
 
-    for (unsigned o = 0; o < m; o++) {
-        const unsigned row = p->v + o;
-        memset(Q, 0, (size_t)n * n);
-        memcpy(lin, A3 + (size_t)row * n, n);
+    memset(A3P, 0, sizeof A3P);
+    for (unsigned r = 0; r < n; r++)
+        memcpy(A3P + r * NP, A3 + r * n, n);
+    k->transpose(A3T, A3, n, n);
+    /* cu[t] = p_t c3_u, cw[t] = p_t c3_w: the linear-term scalars. */
+    for (unsigned t = 0; t < p->coeffs; t++) {
+        cu[t] = c3[p->terms[t].u];
+        cw[t] = c3[p->terms[t].w];
+    }
+    k->vmul(cu, cu, coef, p->coeffs);
+    k->vmul(cw, cw, coef, p->coeffs);
+
+    for (unsigned k0 = 0; k0 < m; k0 += K) {
+        const unsigned kc = m - k0 < K ? m - k0 : K, cols = kc * n;
+        memset(S, 0, sbytes);
         for (unsigned t = 0; t < p->coeffs; t++) {
             const tts_term *T = &p->terms[t];
-            if (T->row != row) /* public structure */
+            unsigned kk = T->row - v - k0;
+            if (T->row < v + k0 || kk >= kc) /* public structure */
                 continue;
-            const uint8_t *au = A3 + (size_t)T->u * n, *aw = A3 + (size_t)T->w * n;
-            memset(alpha, 0, n);
-            k->madd(alpha, au, coef[t], n);
-            for (unsigned l = 0; l < n; l++)
-                k->madd(Q + (size_t)l * n, aw, alpha[l], n);
-            k->madd(lin, alpha, c3[T->w], n);
-            k->madd(lin, aw, gf256_mul(coef[t], c3[T->u]), n);
+            k->madd(S + (size_t)T->u * cols + kk * n, A3P + (size_t)T->w * NP, coef[t], NP);
+            k->madd(S + (size_t)T->w * cols + kk * n, A3P + (size_t)T->u * NP, coef[t], NP);
         }
-        size_t idx = 0;
-        for (unsigned l = 0; l < n; l++) {
-            pk[idx++ * m + o] = Q[(size_t)l * n + l];
-            for (unsigned l2 = l + 1; l2 < n; l2++)
-                pk[idx++ * m + o] = Q[(size_t)l * n + l2] ^ Q[(size_t)l2 * n + l];
+        k->matmul(C, A3T, S, n, n, cols);
+        for (unsigned kk = 0; kk < kc; kk++) {
+            const unsigned o = k0 + kk, rowi = v + o;
+            memset(row, 0, sizeof row);
+            memcpy(e, A3P + (size_t)rowi * NP, NP); /* linear part, from x_k */
+            for (unsigned t = p->layer[0]; t < p->coeffs; t++) {
+                const tts_term *T = &p->terms[t];
+                if (T->row != rowi)
+                    continue;
+                const uint8_t *au = A3P + (size_t)T->u * NP, *aw = A3P + (size_t)T->w * NP;
+                k->madd(e, au, cw[t], NP);
+                k->madd(e, aw, cu[t], NP);
+                k->vmul(d, au, aw, NP);
+                k->madd(row, d, coef[t], NP);
+            }
+            for (unsigned l = 0; l < n; l++) {
+                size_t q = pk_mono_index(n, l, l);
+                prow[q] = row[l];
+                memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, n - l - 1);
+            }
+            memcpy(prow + nq, e, n);
+            pkt_put(pk, m, nmono, o, 0, prow, nmono);
         }
-        for (unsigned l = 0; l < n; l++)
-            pk[(nq + l) * m + o] = lin[l];
     }
-    for (size_t mono = 0; mono < nq + n; mono++) {
-        memcpy(blk, pk + mono * m, m);
-        k->matvec(pk + mono * m, A1, blk, m, m);
+    /* pk chunk by chunk: (A1 PKT_chunk)^T. */
+    for (size_t c0 = 0; c0 < nmono; c0 += TTS_PKT_W) {
+        const unsigned wj = nmono - c0 < TTS_PKT_W ? (unsigned)(nmono - c0) : TTS_PKT_W;
+        uint8_t *dst = pk + c0 * m;
+        memcpy(blk, dst, (size_t)m * wj);
+        k->matmul(mix, A1, blk, m, m, wj);
+        k->transpose(dst, mix, m, wj);
     }
-    sodium_memzero(Q, (size_t)n * n);
-    sodium_memzero(alpha, sizeof alpha);
-    sodium_memzero(lin, sizeof lin);
+    sodium_memzero(A3T, sizeof A3T);
+    sodium_memzero(A3P, sizeof A3P);
+    if (heap) {
+        sodium_memzero(heap, 2 * sc_all + 64);
+        free(heap);
+    } else {
+        sodium_memzero(Sbuf, sizeof Sbuf);
+        sodium_memzero(Cbuf, sizeof Cbuf);
+    }
+    sodium_memzero(cu, sizeof cu);
+    sodium_memzero(cw, sizeof cw);
+    sodium_memzero(e, sizeof e);
+    sodium_memzero(row, sizeof row);
+    sodium_memzero(d, sizeof d);
+    sodium_memzero(prow, sizeof prow);
     sodium_memzero(blk, sizeof blk);
+    sodium_memzero(mix, sizeof mix);
     return TTS_OK;
 }
 
@@ -126,6 +206,25 @@ static void draw_invertible(const tts_kernels *k, stream *s, uint8_t *M,
         if (ok)
             return;
     }
+}
+
+/* y = F(x) as tts_central_eval, with the products done by the kernels:
+ * val[t] = coef[t] x[u] x[w] for all terms at once, then added by row. */
+static void central_eval_k(const tts_params *p, const tts_kernels *k, uint8_t *y,
+                           const uint8_t *x, const uint8_t *coef)
+{
+    uint8_t xu[TTS_MAX_COEFFS], xw[TTS_MAX_COEFFS];
+    for (unsigned t = 0; t < p->coeffs; t++) { /* public indices */
+        xu[t] = x[p->terms[t].u];
+        xw[t] = x[p->terms[t].w];
+    }
+    k->vmul(xu, xu, xw, p->coeffs);
+    k->vmul(xu, xu, coef, p->coeffs);
+    memcpy(y, x + p->v, p->m);
+    for (unsigned t = 0; t < p->coeffs; t++)
+        y[p->terms[t].row - p->v] ^= xu[t];
+    sodium_memzero(xu, sizeof xu);
+    sodium_memzero(xw, sizeof xw);
 }
 
 int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
@@ -160,7 +259,7 @@ int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
         }
     }
     k->matvec(c3, A3, s3, n, n);
-    tts_central_eval(p, s1, c3, coef);
+    central_eval_k(p, k, s1, c3, coef);
     int rc = tts_pk_synthesize(p, k, pk, A1, A3, c3, coef);
 
     sodium_memzero(A1, sizeof A1);
@@ -211,7 +310,7 @@ static int sk_expand(const tts_params *p, const tts_kernels *k, const uint8_t *s
     uint8_t ok = (uint8_t)tts_invert(k, A1, sk + sk_off_S1(p), p->m);
     ok &= (uint8_t)tts_invert(k, A3, sk + sk_off_S3(p), p->n);
     k->matvec(c3, A3, sk + sk_off_s3(p), p->n, p->n);
-    tts_central_eval(p, y, c3, coef);
+    central_eval_k(p, k, y, c3, coef);
     ok &= ct_eq(y, sk + sk_off_s1(p), p->m);
     sodium_memzero(y, sizeof y);
     return ok ? TTS_OK : TTS_EKEY;

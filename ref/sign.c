@@ -18,6 +18,36 @@ int tts_digest(const tts_params *p, uint8_t *digest, const uint8_t *msg,
     return TTS_OK;
 }
 
+/* The default randomness of signing: ChaCha20 (IETF, zero nonce) keyed with
+ * 32 bytes of one system-generator call, so that an attempt costs a few
+ * hundred cycles instead of a system call. Each attempt still draws its v
+ * bytes with one call of this generator. */
+typedef struct {
+    uint8_t key[32], block[64];
+    uint32_t counter;
+    unsigned pos;
+} buffered_rng;
+
+static int rng_buffered(void *ctx, uint8_t *out, size_t len)
+{
+    static const uint8_t zero64[64];
+    static const uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+    buffered_rng *r = ctx;
+    while (len) {
+        if (r->pos == 64) {
+            crypto_stream_chacha20_ietf_xor_ic(r->block, zero64, 64, nonce, r->counter++,
+                                               r->key);
+            r->pos = 0;
+        }
+        size_t take = 64 - r->pos < len ? 64 - r->pos : len;
+        memcpy(out, r->block + r->pos, take);
+        r->pos += (unsigned)take;
+        out += take;
+        len -= take;
+    }
+    return 0;
+}
+
 /*
  * u = S1 h + s1 is the target of y_v .. y_{n-1}. Each attempt fixes the
  * vinegar x_0..x_{v-1} with one rng call of v bytes, then solves layer 1,
@@ -29,8 +59,15 @@ int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
 {
     if (!p || !sig || !digest || !sk)
         return TTS_EINVAL;
-    if (!rng)
-        rng = tts_rng_system;
+    buffered_rng br;
+    br.pos = 64;
+    br.counter = 0;
+    if (!rng) {
+        if (tts_rng_system(NULL, br.key, sizeof br.key) != 0)
+            return TTS_ERNG;
+        rng = rng_buffered;
+        ctx = &br;
+    }
     const tts_kernels *k = tts_kernels_get();
     const uint8_t *coef = sk + sk_off_coef(p);
     uint8_t u[TTS_MAX_M], x[TTS_MAX_N];
@@ -60,6 +97,7 @@ int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
     }
     sodium_memzero(u, sizeof u);
     sodium_memzero(x, sizeof x);
+    sodium_memzero(&br, sizeof br);
     return rc;
 }
 

@@ -7,6 +7,7 @@
  * is zero, skip it" in key generation, "system singular, retry" in signing.
  * Outputs (public key, signature) are declassified here before use.
  *
+ * The backend is the one TTS_BACKEND names ("test_ct backend" prints it).
  * "test_ct leak" runs a deliberately secret-dependent branch, so the harness
  * can show that memcheck does catch one (test_ct.sh expects it to fail).
  */
@@ -55,6 +56,11 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], "leak") == 0)
         return leak_control();
+    if (argc > 1 && strcmp(argv[1], "backend") == 0) { /* TTS_BACKEND's effect */
+        printf("%s\n", tts_backend());
+        return 0;
+    }
+    printf("# backend %s\n", tts_backend());
     for (size_t i = 0; i < tts_params_count(); i++) {
         const tts_params *p = tts_params_at(i);
         for (size_t k = 0; k < sizeof seed; k++)

@@ -1,24 +1,35 @@
 #!/bin/sh
 # Constant-time test: key generation and signing with secrets marked
-# undefined must run without a single memcheck report; and the harness must
-# catch a deliberate secret-dependent branch (negative control).
+# undefined must run without a single memcheck report, on every backend
+# valgrind can run (ref, swar, avx2); and the harness must catch a
+# deliberate secret-dependent branch (negative control).
+#
+# gfni is not run here: valgrind 3.19 does not implement GFNI or AVX-512
+# (it stops on vgf2p8mulb and hides those CPUID bits from its guest, so the
+# library does not even select gfni under it). The gfni kernels are
+# branch-free and free of secret-indexed memory by construction (reviewed in
+# docs/PERFORMANCE.md) and differential-tested against ref natively in
+# tests/test_backends.
 set -u
 : "${top_builddir:=.}" "${VALGRIND:=valgrind}"
 prog="$top_builddir/tests/test_ct"
 command -v "$VALGRIND" >/dev/null 2>&1 || { echo "# valgrind not found: skipped"; exit 77; }
 vg() { "$VALGRIND" -q --error-exitcode=99 --exit-on-first-error=no "$@"; }
+t=0
+fail=0
+say() { t=$((t + 1)); if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fail=1; fi; }
 
 vg "$prog" leak >/dev/null 2>&1
-if [ $? -ne 99 ]; then
-    echo "not ok 1 - negative control: memcheck missed a secret-dependent branch"
-    exit 1
-fi
-echo "ok 1 - negative control: memcheck reports a secret-dependent branch"
+[ $? -eq 99 ]; say $? "negative control: memcheck reports a secret-dependent branch"
 
-vg --track-origins=yes "$prog"
-rc=$?
-if [ $rc -ne 0 ]; then
-    echo "not ok 2 - memcheck reported secret-dependent behaviour (exit $rc)"
-    exit 1
-fi
-echo "ok 2 - keygen and signing constant time for all eight sets"
+for be in ref swar avx2; do
+    used=$(TTS_BACKEND=$be vg "$prog" backend 2>/dev/null)
+    if [ "$used" != "$be" ]; then
+        echo "# backend $be: not built or not supported by this CPU: skipped"
+        continue
+    fi
+    TTS_BACKEND=$be vg --track-origins=yes "$prog"
+    say $? "$be: keygen and signing constant time for all eight sets under memcheck"
+done
+echo "# backend gfni: skipped: valgrind $("$VALGRIND" --version 2>/dev/null | sed 's/valgrind-//') cannot run GFNI/AVX-512 code (see docs/PERFORMANCE.md, constant time)"
+exit $fail

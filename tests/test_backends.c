@@ -1,0 +1,315 @@
+/*
+ * Differential tests: every backend built in and supported by this CPU
+ * against ref, on random kernel inputs (every kernel, odd lengths, all
+ * eight sets' layer solvers) and on random keys and messages (same public
+ * and secret key, same signature from the same randomness, same verdict on
+ * valid, flipped and random signatures). Backends the CPU lacks are skipped
+ * and named on stdout.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gf256.h"
+#include "internal.h"
+
+static uint64_t rs = 0x243F6A8885A308D3ull;
+static uint8_t rnd8(void)
+{
+    rs ^= rs >> 12;
+    rs ^= rs << 25;
+    rs ^= rs >> 27;
+    return (uint8_t)((rs * 0x2545F4914F6CDD1Dull) >> 56);
+}
+static void rnd(uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        p[i] = rnd8();
+}
+/* Random bytes with a good share of zeros and ones (edge values). */
+static void rnd_edgy(uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = rnd8();
+        p[i] = c < 32 ? 0 : c < 48 ? 1 : c < 56 ? 0xFF : rnd8();
+    }
+}
+
+static int rng_xs(void *ctx, uint8_t *out, size_t len)
+{
+    uint64_t *s = ctx;
+    for (size_t i = 0; i < len; i++) {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        out[i] = (uint8_t)*s;
+    }
+    return 0;
+}
+
+/* The backends under test: filled by main. */
+static const tts_kernels *be[8];
+static size_t nbe;
+
+static const tts_kernels *R(void) { return &tts_kernels_ref; }
+
+START_TEST(t_field_kernels)
+{
+    const tts_kernels *k = be[_i];
+    uint8_t a[300], b[300], c1[340], c2[340];
+    for (int iter = 0; iter < 200; iter++) {
+        size_t len = 1 + rnd8() % 260;
+        uint8_t s = iter < 4 ? (uint8_t)(iter == 0 ? 0 : iter == 1 ? 1 : 0xFF) : rnd8();
+        rnd_edgy(a, sizeof a);
+        rnd_edgy(b, sizeof b);
+        rnd(c1, sizeof c1);
+        memcpy(c2, c1, sizeof c1);
+        R()->madd(c1, a, s, len);
+        k->madd(c2, a, s, len);
+        ck_assert_msg(memcmp(c1, c2, sizeof c1) == 0, "%s madd len %zu", k->name, len);
+        R()->vmul(c1, a, b, len);
+        k->vmul(c2, a, b, len);
+        ck_assert_msg(memcmp(c1, c2, sizeof c1) == 0, "%s vmul len %zu", k->name, len);
+    }
+    /* vmul against the field definition on all 65536 pairs. */
+    static uint8_t A[65536], B[65536], P[65536];
+    for (unsigned i = 0; i < 65536; i++) {
+        A[i] = (uint8_t)i;
+        B[i] = (uint8_t)(i >> 8);
+    }
+    k->vmul(P, A, B, sizeof P);
+    for (unsigned i = 0; i < 65536; i++)
+        ck_assert_uint_eq(P[i], gf256_mul(A[i], B[i]));
+}
+END_TEST
+
+START_TEST(t_matrix_kernels)
+{
+    const tts_kernels *k = be[_i];
+    /* Exact-size heap buffers, so reading past the end is caught by ASan /
+     * valgrind runs as well. */
+    for (int iter = 0; iter < 300; iter++) {
+        unsigned rows = 1 + rnd8() % 50, cols = 1 + rnd8() % 64, inner = 1 + rnd8() % 40;
+        uint8_t *M = malloc((size_t)rows * cols), *x = malloc(cols);
+        uint8_t y1[64], y2[64];
+        rnd_edgy(M, (size_t)rows * cols);
+        rnd_edgy(x, cols);
+        R()->matvec(y1, M, x, rows, cols);
+        k->matvec(y2, M, x, rows, cols);
+        ck_assert_msg(memcmp(y1, y2, rows) == 0, "%s matvec %ux%u", k->name, rows, cols);
+        unsigned wide = cols * (1 + rnd8() % 12);
+        uint8_t *A = malloc((size_t)rows * inner), *B = malloc((size_t)inner * wide);
+        uint8_t *C1 = malloc((size_t)rows * wide), *C2 = malloc((size_t)rows * wide);
+        rnd_edgy(A, (size_t)rows * inner);
+        rnd_edgy(B, (size_t)inner * wide);
+        R()->matmul(C1, A, B, rows, inner, wide);
+        k->matmul(C2, A, B, rows, inner, wide);
+        ck_assert_msg(memcmp(C1, C2, (size_t)rows * wide) == 0, "%s matmul %ux%ux%u",
+                      k->name, rows, inner, wide);
+        uint8_t *T1 = malloc((size_t)rows * wide), *T2 = malloc((size_t)rows * wide);
+        R()->transpose(T1, C1, rows, wide);
+        k->transpose(T2, C1, rows, wide);
+        ck_assert_msg(memcmp(T1, T2, (size_t)rows * wide) == 0, "%s transpose %ux%u",
+                      k->name, rows, wide);
+        free(T1), free(T2);
+        free(M), free(x), free(A), free(B), free(C1), free(C2);
+    }
+    /* Elimination: random, singular (dependent rows) and zero-pivot cases. */
+    for (int iter = 0; iter < 300; iter++) {
+        unsigned dim = 1 + rnd8() % 50, cols = dim + 1 + rnd8() % 51;
+        uint8_t *G1 = malloc((size_t)dim * cols), *G2 = malloc((size_t)dim * cols);
+        rnd_edgy(G1, (size_t)dim * cols);
+        if (iter % 3 == 1 && dim > 1) /* row 0 = row dim-1: singular */
+            memcpy(G1, G1 + (size_t)(dim - 1) * cols, cols);
+        if (iter % 3 == 2) /* zero top-left entries force the repair */
+            for (unsigned r = 0; r < dim; r++)
+                G1[(size_t)r * cols] = r == dim - 1 ? G1[(size_t)r * cols] : 0;
+        memcpy(G2, G1, (size_t)dim * cols);
+        uint8_t o1 = R()->gauss(G1, dim, cols), o2 = k->gauss(G2, dim, cols);
+        ck_assert_msg(o1 == o2, "%s gauss verdict dim %u", k->name, dim);
+        if (o1)
+            ck_assert_msg(memcmp(G1, G2, (size_t)dim * cols) == 0, "%s gauss dim %u",
+                          k->name, dim);
+        free(G1), free(G2);
+    }
+}
+END_TEST
+
+/* pk_eval on random (not key-shaped) public maps of every set. */
+START_TEST(t_pk_eval)
+{
+    const tts_kernels *k = be[_i];
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        uint8_t *pk = malloc(pk_bytes(p)), w[TTS_MAX_N], o1[TTS_MAX_M], o2[TTS_MAX_M];
+        for (int iter = 0; iter < 20; iter++) {
+            rnd(pk, pk_bytes(p));
+            rnd_edgy(w, p->n);
+            R()->pk_eval(o1, pk, w, p->m, p->n);
+            k->pk_eval(o2, pk, w, p->m, p->n);
+            ck_assert_msg(memcmp(o1, o2, p->m) == 0, "%s pk_eval %s", k->name, p->name);
+        }
+        free(pk);
+    }
+}
+END_TEST
+
+/* Every layer of every set, random coefficients (with zeros, so that
+ * singular systems occur) and random known variables. */
+START_TEST(t_solve_layer)
+{
+    const tts_kernels *k = be[_i];
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        uint8_t coef[TTS_MAX_SK_BYTES], target[TTS_MAX_M];
+        uint8_t x1[TTS_MAX_N], x2[TTS_MAX_N];
+        unsigned singular = 0;
+        for (int iter = 0; iter < 300; iter++) {
+            if (iter % 2)
+                rnd_edgy(coef, p->coeffs);
+            else
+                rnd(coef, p->coeffs);
+            rnd(target, p->m);
+            rnd(x1, p->n);
+            memcpy(x2, x1, p->n);
+            for (unsigned L = 0; L < TTS_LAYERS; L++) {
+                uint8_t a = R()->solve_layer(p, R(), L, x1, target, coef);
+                uint8_t b = k->solve_layer(p, k, L, x2, target, coef);
+                ck_assert_msg(a == b, "%s %s layer %u verdict", k->name, p->name, L);
+                if (!a) {
+                    singular++;
+                    break;
+                }
+                ck_assert_msg(memcmp(x1, x2, p->n) == 0, "%s %s layer %u", k->name,
+                              p->name, L);
+            }
+        }
+        ck_assert_msg(singular > 0, "%s: no singular system met", p->name);
+    }
+}
+END_TEST
+
+/* Whole scheme: keys, signatures and verdicts equal to ref's. */
+START_TEST(t_scheme)
+{
+    const tts_kernels *k = be[_i];
+    static uint8_t pk1[TTS_MAX_PK_BYTES], pk2[TTS_MAX_PK_BYTES];
+    uint8_t sk1[TTS_MAX_SK_BYTES], sk2[TTS_MAX_SK_BYTES], seed[32];
+    uint8_t dg[TTS_MAX_M], s1[TTS_MAX_N], s2[TTS_MAX_N];
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        for (int key = 0; key < 3; key++) {
+            rnd(seed, sizeof seed);
+            ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
+            ck_assert_int_eq(tts_keypair_from_seed(p, pk1, sk1, seed), TTS_OK);
+            ck_assert_int_eq(tts_set_backend(k->name), TTS_OK);
+            ck_assert_int_eq(tts_keypair_from_seed(p, pk2, sk2, seed), TTS_OK);
+            ck_assert_msg(memcmp(pk1, pk2, pk_bytes(p)) == 0, "%s %s pk", k->name, p->name);
+            ck_assert_msg(memcmp(sk1, sk2, sk_bytes(p)) == 0, "%s %s sk", k->name, p->name);
+            uint8_t pk3[TTS_MAX_PK_BYTES];
+            ck_assert_int_eq(tts_pk_from_sk(p, pk3, sk1), TTS_OK);
+            ck_assert(memcmp(pk1, pk3, pk_bytes(p)) == 0);
+            ck_assert_int_eq(tts_sk_check(p, sk1), TTS_OK);
+            for (int msg = 0; msg < 8; msg++) {
+                rnd(dg, p->m);
+                uint64_t st1 = 1 + rnd8(), st2 = st1;
+                ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
+                int r1 = tts_sign_digest(p, s1, dg, sk1, rng_xs, &st1);
+                ck_assert_int_eq(tts_set_backend(k->name), TTS_OK);
+                int r2 = tts_sign_digest(p, s2, dg, sk1, rng_xs, &st2);
+                ck_assert_int_eq(r1, r2);
+                ck_assert_msg(memcmp(s1, s2, p->n) == 0, "%s %s sig", k->name, p->name);
+                ck_assert_int_eq(tts_verify_digest(p, s2, dg, pk1), TTS_OK);
+                s2[rnd8() % p->n] ^= (uint8_t)(1 + rnd8() % 255);
+                int v1, v2 = tts_verify_digest(p, s2, dg, pk1);
+                ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
+                v1 = tts_verify_digest(p, s2, dg, pk1);
+                ck_assert_int_eq(v1, v2);
+                ck_assert_int_eq(v1, TTS_EBADSIG);
+                uint8_t o1[TTS_MAX_M], o2[TTS_MAX_M];
+                rnd(s2, p->n);
+                tts_pk_eval(p, o1, s2, pk1);
+                ck_assert_int_eq(tts_set_backend(k->name), TTS_OK);
+                tts_pk_eval(p, o2, s2, pk1);
+                ck_assert(memcmp(o1, o2, p->m) == 0);
+            }
+        }
+    }
+    ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
+}
+END_TEST
+
+START_TEST(t_selection)
+{
+    ck_assert_int_eq(tts_set_backend(NULL), TTS_EINVAL);
+    ck_assert_int_eq(tts_set_backend("nonesuch"), TTS_EBACKEND);
+    for (size_t i = 0; tts_backend_names[i]; i++) {
+        const tts_kernels *k = tts_kernels_find(tts_backend_names[i]);
+        int rc = tts_set_backend(tts_backend_names[i]);
+        ck_assert_int_eq(rc, k ? TTS_OK : TTS_EBACKEND);
+        if (k)
+            ck_assert_str_eq(tts_backend(), tts_backend_names[i]);
+    }
+    ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
+    ck_assert_str_eq(tts_backend(), "ref");
+}
+END_TEST
+
+#ifdef TTS_TEST_GFNI_EMU
+#include "../opt/cpu.h"
+extern const tts_kernels tts_kernels_gfni_emu;
+#endif
+
+int main(void)
+{
+    /* The automatic choice must be the best available (unless overridden). */
+    const char *env = getenv("TTS_BACKEND");
+    const char *first = tts_backend();
+    for (size_t i = 0; tts_backend_names[i]; i++) {
+        const tts_kernels *k = tts_kernels_find(tts_backend_names[i]);
+        if (!k) {
+            printf("# backend %s: built, but this CPU lacks it: skipped\n",
+                   tts_backend_names[i]);
+            continue;
+        }
+        if (strcmp(k->name, "ref") != 0)
+            be[nbe++] = k;
+        printf("# backend %s: tested against ref\n", k->name);
+    }
+#ifdef TTS_TEST_GFNI_EMU
+    /* gfni's kernels, GFNI emulated: whole-scheme tests need a selectable
+     * backend, so this one runs the kernel tests only. */
+    size_t nkern = nbe;
+    if (tts_cpu_features() & TTS_CPU_AVX2) {
+        be[nbe++] = &tts_kernels_gfni_emu;
+        printf("# backend gfni (GFNI emulated in AVX2): kernels tested against ref\n");
+    }
+#else
+    size_t nkern = nbe;
+#endif
+    if (!env || !*env) {
+        const char *best = nkern ? be[0]->name : "ref";
+        if (strcmp(first, best) != 0) {
+            printf("automatic backend %s, expected %s\n", first, best);
+            return 1;
+        }
+    }
+    Suite *s = suite_create("backends");
+    TCase *tc = tcase_create("differential");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, t_selection);
+    if (nbe) {
+        tcase_add_loop_test(tc, t_field_kernels, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_matrix_kernels, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_pk_eval, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_solve_layer, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_scheme, 0, (int)nkern);
+    }
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
