@@ -289,13 +289,13 @@ static int cmd_params(int argc, char **argv)
     if (n > 0)
         return usage_fail("params: unexpected argument '%s'", argv[1]);
     printf("%-11s %3s %3s %3s %3s %3s %4s %9s %9s %10s\n", "name", "m", "n",
-           "v", "a", "b", "C", "pk bytes", "sk bytes", "sig bytes");
+           "v", "a", "b", "C", "sk bytes", "pk bytes", "sig bytes");
     for (size_t i = 0; i < tts_params_count(); i++) {
         const tts_params *p = tts_params_at(i);
         printf("%-11s %3u %3u %3u %3u %3u %4u %9zu %9zu %10zu\n",
                tts_params_name(p), tts_params_m(p), tts_params_n(p),
                tts_params_v(p), tts_params_a(p), tts_params_b(p),
-               tts_params_coeffs(p), tts_pk_bytes(p), tts_sk_bytes(p),
+               tts_params_coeffs(p), tts_sk_bytes(p), tts_pk_bytes(p),
                tts_sig_bytes(p));
     }
     return ST_OK;
