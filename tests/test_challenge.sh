@@ -1,0 +1,240 @@
+#!/bin/sh
+# tts-challenge: reproducible instances, solution verification, reveal-check
+# and the security estimates against an independent big-integer computation.
+# top_builddir locates tts-challenge and tts; python3 is needed for the
+# independent computations (those checks are skipped without it).
+set -u
+: "${top_builddir:=.}"
+TC=$top_builddir/tts-challenge
+TTS=${TTS:-$top_builddir/tts}
+case $TC in /*) ;; *) TC=$(pwd)/$TC ;; esac
+case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
+if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
+    echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
+    exit 99
+fi
+dir=$(mktemp -d) || exit 99
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' HUP INT TERM
+cd "$dir" || exit 99
+PY=
+command -v python3 >/dev/null 2>&1 && PY=python3
+
+t=0
+fail=0
+pass() { t=$((t + 1)); echo "ok $t - $1"; }
+flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
+skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
+check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; fi; }
+
+# run RC DESC CMD...: CMD exits RC (stdout in out, stderr in err).
+run() {
+    want=$1 desc=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    if [ "$got" = "$want" ]; then pass "$desc"; else
+        flunk "$desc (exit $got, expected $want)"
+        sed 's/^/#   /' out err
+    fi
+}
+
+# --- generate ---------------------------------------------------------------
+printf '0123456789abcdef0123456789abcdef' >master
+printf 'fedcba9876543210fedcba9876543210' >wrong
+run 0 "generate" "$TC" generate --params tts-16-22,20,26 --instances 3 \
+    --master-seed master --date 2026-12-02 --out g1
+run 0 "generate again with the same master seed" "$TC" generate \
+    --params 16,22,tts-20-26 --instances 3 --master-seed master \
+    --date 2026-12-02 --out g2
+diff -r g1 g2 >/dev/null 2>&1
+check $? "the two trees are byte-identical"
+[ -f g1/tts-16-22/pk.tts ] && [ -f g1/tts-16-22/pk.asc ] &&
+    [ -f g1/tts-20-26/manifest.json ] && [ -f g1/tts-16-22/msg-3.txt ] &&
+    [ -f g1/tts-16-22/msg-3.digest ] && [ ! -e g1/tts-20-28 ]
+check $? "folders hold keys, messages, digests and manifests"
+[ "$(stat -c %a g1/master-seed.secret 2>/dev/null)" = 600 ] &&
+    cmp -s master g1/master-seed.secret
+check $? "master seed kept with mode 0600"
+[ "$(wc -c <g1/tts-16-22/msg-2.digest)" -eq 16 ]
+check $? "digests hold m bytes"
+grep -q 'issued: 2026-12-02' g1/tts-16-22/msg-1.txt &&
+    grep -q 'TTS(16,22)' g1/tts-16-22/msg-1.txt &&
+    grep -q 'message: 1 of 3' g1/tts-16-22/msg-1.txt
+check $? "messages name dimension, instance and date"
+run 0 "generate --discard-secret" "$TC" generate --params 16,22 \
+    --master-seed master --date 2026-12-02 --discard-secret --out g3
+[ ! -e g3/master-seed.secret ] && cmp -s g1/tts-16-22/pk.tts g3/tts-16-22/pk.tts
+check $? "--discard-secret writes no secret, same key"
+run 0 "generate with a random master seed" "$TC" generate --params 16,22 \
+    --instances 1 --date 2026-12-02 --out g4
+cmp -s g1/tts-16-22/pk.tts g4/tts-16-22/pk.tts
+[ $? -ne 0 ] && [ "$(wc -c <g4/master-seed.secret)" -eq 32 ]
+check $? "random master seed gives another key"
+run 2 "generate without --date refused" "$TC" generate --params 16,22 \
+    --master-seed master --out g5
+run 2 "generate with a bad date refused" "$TC" generate --params 16,22 \
+    --master-seed master --date 2026-13-01 --out g5
+run 2 "generate into an existing challenge refused" "$TC" generate \
+    --params 16,22 --master-seed master --date 2026-12-02 --out g1
+printf 'short' >short
+run 2 "short master seed refused" "$TC" generate --params 16,22 \
+    --master-seed short --date 2026-12-02 --out g6
+run 2 "unknown set refused" "$TC" generate --params 17,22 \
+    --master-seed master --date 2026-12-02 --out g7
+
+# --- a genuine signature from the recomputed instance secret ----------------
+if [ -n "$PY" ]; then
+    $PY -c '
+import hashlib, sys
+m = open("master", "rb").read()
+open("iseed", "wb").write(hashlib.sha512(b"libtts challenge instance" + m
+                                         + b"TTS(16,22)").digest()[:32])
+c = hashlib.sha512(b"libtts challenge commitment"
+                   + open("iseed", "rb").read()).hexdigest()
+man = open("g1/tts-16-22/manifest.json").read()
+pk = open("g1/tts-16-22/pk.tts", "rb").read()[8:]
+sys.exit(0 if c in man and hashlib.sha256(pk).hexdigest() in man else 1)'
+    check $? "manifest commitment and pk hash match an independent SHA-512"
+    run 0 "tts keygen from the instance seed" "$TTS" keygen --params 16,22 \
+        --seed iseed -o inst
+    cmp -s inst.pub g1/tts-16-22/pk.tts
+    check $? "instance seed reproduces the published public key"
+    run 0 "sign challenge message 2" "$TTS" sign -k inst.sec -o sol \
+        g1/tts-16-22/msg-2.txt
+    run 0 "sign armored" "$TTS" sign -k inst.sec --armor -o sol.asc \
+        g1/tts-16-22/msg-2.txt
+    run 0 "genuine solution VALID" "$TC" verify g1 sol --message 2
+    grep -q '^VALID' out
+    check $? "prints VALID"
+    run 0 "armored solution VALID" "$TC" verify g1 sol.asc --message 2
+    run 1 "solution for another message INVALID" "$TC" verify g1 sol \
+        --message 1
+    grep -q '^INVALID' out
+    check $? "prints INVALID"
+    # every byte of the signature payload (offsets 8..29) altered
+    bad=0
+    i=8
+    while [ $i -lt 30 ]; do
+        $PY -c '
+import sys
+b = bytearray(open("sol", "rb").read()); i = int(sys.argv[1])
+b[i] ^= 0x01 << (i % 8)
+open("flip", "wb").write(b)' $i
+        "$TC" verify g1 flip --message 2 >/dev/null 2>&1
+        [ $? -eq 1 ] || bad=1
+        i=$((i + 1))
+    done
+    check $bad "every flipped signature byte INVALID (exit 1)"
+    # every byte of the message altered (in a copy of the tree)
+    rm -rf alt && cp -r g1 alt
+    $PY -c '
+import subprocess, sys
+p = "alt/tts-16-22/msg-2.txt"
+orig = open(p, "rb").read()
+for i in range(len(orig)):
+    b = bytearray(orig); b[i] ^= 0x01 << (i % 8)
+    open(p, "wb").write(b)
+    r = subprocess.call([sys.argv[1], "verify", "alt", "sol", "--message",
+                         "2"], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL)
+    if r != 1:
+        print("# message byte", i, "exit", r); sys.exit(1)
+open(p, "wb").write(orig)
+sys.exit(subprocess.call([sys.argv[1], "verify", "alt", "sol", "--message",
+                          "2"], stdout=subprocess.DEVNULL))' "$TC"
+    check $? "every altered message byte INVALID, the original VALID"
+    head -c 20 sol >trunc
+    run 2 "truncated solution refused (exit 2)" "$TC" verify g1 trunc \
+        --message 2
+    printf 'garbage that is no signature at all\n' >junk
+    run 2 "malformed solution refused" "$TC" verify g1 junk --message 2
+    $PY -c '
+b = bytearray(open("sol", "rb").read()); b[5] = 36; b[6] = 50
+open("other", "wb").write(b)'
+    run 2 "solution for a set without challenge refused" "$TC" verify g1 \
+        other --message 2
+    run 2 "missing message refused" "$TC" verify g1 sol --message 9
+    run 2 "message 0 refused" "$TC" verify g1 sol --message 0
+    run 2 "verify without --message refused" "$TC" verify g1 sol
+    run 2 "public key (not a signature) refused" "$TC" verify g1 \
+        g1/tts-16-22/pk.tts --message 2
+else
+    skip "genuine solution checks" "python3 not found"
+fi
+
+# --- reveal-check -----------------------------------------------------------
+run 0 "reveal-check with the right seed" "$TC" reveal-check g1 master
+grep -q '^OK: 2 of 2' out
+check $? "both instances match"
+run 1 "reveal-check with a wrong seed" "$TC" reveal-check g1 wrong
+grep -q MISMATCH out
+check $? "reports MISMATCH"
+run 2 "reveal-check with a short seed" "$TC" reveal-check g1 short
+run 2 "reveal-check of an empty folder" "$TC" reveal-check g6x master
+rm -rf alt && cp -r g1 alt &&
+    cp g4/tts-16-22/pk.tts alt/tts-16-22/pk.tts
+run 1 "reveal-check detects a swapped public key" "$TC" reveal-check \
+    alt master
+
+# --- estimate ---------------------------------------------------------------
+run 0 "estimate" "$TC" estimate
+[ "$(grep -c '^TTS(' out)" -eq 8 ]
+check $? "estimate prints all eight sets"
+grep -q '^TTS(36,50) *128 *36000' out
+check $? "claimed bits and prize from the challenge table"
+run 0 "estimate --json" "$TC" estimate --json --params 16,22,tts-36-50
+cp out est.json
+run 0 "dreg 16 16" "$TC" dreg 16 16
+[ "$(cat out)" = 17 ]
+check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m)"
+if [ -n "$PY" ]; then
+    $PY -c '
+import json, math, subprocess, sys
+def dreg(m, nv):
+    # direct power-series expansion with plain integers
+    N = 4 * m + 8
+    num = [0] * N
+    for i in range(m + 1):
+        if 2 * i < N:
+            num[2 * i] = (-1) ** i * math.comb(m, i)
+    s = num
+    for _ in range(nv):          # divide by (1-z): prefix sums
+        acc, out = 0, []
+        for c in s:
+            acc += c
+            out.append(acc)
+        s = out
+    return next(d for d, c in enumerate(s) if c <= 0)
+tc = sys.argv[1]
+for m, nv in [(16, 15), (16, 14), (20, 19), (24, 20), (28, 25), (36, 34),
+              (36, 32), (10, 5), (30, 10)]:
+    got = int(subprocess.check_output([tc, "dreg", str(m), str(nv)]))
+    if got != dreg(m, nv):
+        print("# dreg", m, nv, got, dreg(m, nv)); sys.exit(1)
+est = json.load(open("est.json"))
+assert [s["set"] for s in est["sets"]] == ["TTS(16,22)", "TTS(36,50)"]
+for s in est["sets"]:
+    m = s["m"]
+    best2 = min((8 * k + 2 * math.log2(math.comb(m - k + dreg(m, m - k),
+                                                 dreg(m, m - k))), k)
+                for k in range(m))
+    best281 = min((8 * k + 2.81 * math.log2(math.comb(m - k + dreg(m, m - k),
+                                                      dreg(m, m - k))), k)
+                  for k in range(m))
+    if ("%.1f" % best2[0] != "%.1f" % s["hybrid_omega2"]["bits"] or
+        best2[1] != s["hybrid_omega2"]["k"] or
+        "%.1f" % best281[0] != "%.1f" % s["hybrid_omega2.81"]["bits"] or
+        best281[1] != s["hybrid_omega2.81"]["k"] or
+        s["exhaustive_bits"] != 8 * m):
+        print("# mismatch", s, best2, best281); sys.exit(1)
+' "$TC"
+    check $? "D_reg and hybrid costs match an independent computation"
+else
+    skip "independent estimate check" "python3 not found"
+fi
+run 2 "estimate of an unknown set refused" "$TC" estimate --params 99,99
+run 2 "unknown command refused" "$TC" frobnicate
+
+echo "1..$t"
+exit $fail
