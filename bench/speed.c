@@ -23,21 +23,7 @@
 
 #include "tts.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static uint64_t cycles(void) { return __rdtsc(); }
-#define CYCLE_SOURCE "rdtsc"
-#else
-static uint64_t cycles(void) { return 0; }
-#define CYCLE_SOURCE "none"
-#endif
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "clock.h"
 
 /* xorshift64*: fast, deterministic, good enough for timing. */
 static int fast_rng(void *ctx, uint8_t *out, size_t len)

@@ -45,14 +45,7 @@
 
 #include "tts.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static uint64_t cycles(void) { return __rdtsc(); }
-#define CYCLE_SOURCE "rdtsc"
-#else
-static uint64_t cycles(void) { return 0; }
-#define CYCLE_SOURCE "none"
-#endif
+#include "clock.h"
 
 #if defined(__clang__)
 #define COMPILER "clang " __clang_version__
@@ -61,13 +54,6 @@ static uint64_t cycles(void) { return 0; }
 #else
 #define COMPILER "unknown"
 #endif
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 enum { OP_KEYGEN, OP_SIGN, OP_VERIFY, N_OPS };
 static const char *const op_names[N_OPS] = {"keygen", "sign", "verify"};
