@@ -58,24 +58,6 @@ static void report(const char *set, const char *op, samples *s, size_t runs)
            s->ns[runs / 2] / 1000.0);
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    snprintf(buf, len, "unknown");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0) {
-            char *c = strchr(line, ':');
-            if (c) {
-                snprintf(buf, len, "%s", c + 2);
-                buf[strcspn(buf, "\n")] = '\0';
-            }
-            break;
-        }
-    if (f)
-        fclose(f);
-}
-
 static int bench(const tts_params *p, size_t runs, samples *s)
 {
     static uint8_t pk[TTS_MAX_PK_BYTES], sk[TTS_MAX_SK_BYTES];

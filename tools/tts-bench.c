@@ -459,24 +459,6 @@ static void cpu_flags(char *buf, size_t len)
         fclose(f);
 }
 
-static void cpu_model(char *buf, size_t len)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    snprintf(buf, len, "unknown");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0) {
-            char *c = strchr(line, ':');
-            if (c) {
-                snprintf(buf, len, "%s", c + 2);
-                buf[strcspn(buf, "\n")] = '\0';
-            }
-            break;
-        }
-    if (f)
-        fclose(f);
-}
-
 typedef struct {
     char cpu[128];
     char flags[256];
