@@ -8,6 +8,8 @@ set -u
 TC=$top_builddir/tts-challenge
 TTS=${TTS:-$top_builddir/tts}
 case $TC in /*) ;; *) TC=$(pwd)/$TC ;; esac
+EC=${srcdir:-.}/tests/estimate_check.py
+case $EC in /*) ;; *) EC=$(pwd)/$EC ;; esac
 case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
@@ -189,47 +191,14 @@ run 0 "dreg 16 16" "$TC" dreg 16 16
 [ "$(cat out)" = 17 ]
 check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m)"
 if [ -n "$PY" ]; then
-    $PY -c '
-import json, math, subprocess, sys
-def dreg(m, nv):
-    # direct power-series expansion with plain integers
-    N = 4 * m + 8
-    num = [0] * N
-    for i in range(m + 1):
-        if 2 * i < N:
-            num[2 * i] = (-1) ** i * math.comb(m, i)
-    s = num
-    for _ in range(nv):          # divide by (1-z): prefix sums
-        acc, out = 0, []
-        for c in s:
-            acc += c
-            out.append(acc)
-        s = out
-    return next(d for d, c in enumerate(s) if c <= 0)
-tc = sys.argv[1]
-for m, nv in [(16, 15), (16, 14), (20, 19), (24, 20), (28, 25), (36, 34),
-              (36, 32), (10, 5), (30, 10)]:
-    got = int(subprocess.check_output([tc, "dreg", str(m), str(nv)]))
-    if got != dreg(m, nv):
-        print("# dreg", m, nv, got, dreg(m, nv)); sys.exit(1)
-est = json.load(open("est.json"))
-assert [s["set"] for s in est["sets"]] == ["TTS(16,22)", "TTS(36,50)"]
-for s in est["sets"]:
-    m = s["m"]
-    best2 = min((8 * k + 2 * math.log2(math.comb(m - k + dreg(m, m - k),
-                                                 dreg(m, m - k))), k)
-                for k in range(m))
-    best281 = min((8 * k + 2.81 * math.log2(math.comb(m - k + dreg(m, m - k),
-                                                      dreg(m, m - k))), k)
-                  for k in range(m))
-    if ("%.1f" % best2[0] != "%.1f" % s["hybrid_omega2"]["bits"] or
-        best2[1] != s["hybrid_omega2"]["k"] or
-        "%.1f" % best281[0] != "%.1f" % s["hybrid_omega2.81"]["bits"] or
-        best281[1] != s["hybrid_omega2.81"]["k"] or
-        s["exhaustive_bits"] != 8 * m):
-        print("# mismatch", s, best2, best281); sys.exit(1)
-' "$TC"
+    $PY "$EC" hybrid "$TC" est.json
     check $? "D_reg and hybrid costs match an independent computation"
+    $PY "$EC" dreg-n1 "$TC"
+    check $? "D_reg(n+1, n) = ceil((n+2)/2) for n = 2..59"
+    run 0 "estimate --json all" "$TC" estimate --json
+    cp out estall.json
+    $PY "$EC" structural estall.json
+    check $? "structural attack costs match an independent computation"
 else
     skip "independent estimate check" "python3 not found"
 fi

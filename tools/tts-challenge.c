@@ -201,16 +201,21 @@ struct hybrid {
     double bits;
 };
 
-/* Minimise 2^(8k) * C(nv+D, D)^omega over k = 0..m-1 (nv = m-k). omega 2
+/* Hybrid XL/F4 cost of eqs quadratic equations in vars unknowns over
+ * GF(256) (docs/SECURITY.md section 2): if vars > eqs, fix vars - eqs of
+ * them; then minimise 2^(8k) * C(nv+D, D)^omega over k = 0..nv-1, with
+ * nv the unknowns left after guessing k and D = D_reg(eqs, nv). omega 2
  * is computed exactly, omega 2.81 as 8k + 2.81 log2 C. */
-static void hybrid_best(unsigned m, struct hybrid *w2, struct hybrid *w281)
+static void mq_hybrid(unsigned eqs, unsigned vars, struct hybrid *w2,
+                      struct hybrid *w281)
 {
     mpz_t b, cost;
+    unsigned nv0 = vars < eqs ? vars : eqs;
 
     mpz_inits(b, cost, NULL);
     *w2 = *w281 = (struct hybrid){0, 0, 0, INFINITY};
-    for (unsigned k = 0; k < m; k++) {
-        unsigned nv = m - k, D = dreg(m, nv);
+    for (unsigned k = 0; k < nv0; k++) {
+        unsigned nv = nv0 - k, D = dreg(eqs, nv);
         mpz_bin_uiui(b, nv + D, D);
         mpz_mul(cost, b, b);
         mpz_mul_2exp(cost, cost, 8 * k);
@@ -222,6 +227,86 @@ static void hybrid_best(unsigned m, struct hybrid *w2, struct hybrid *w281)
             *w281 = (struct hybrid){k, nv, D, l281};
     }
     mpz_clears(b, cost, NULL);
+}
+
+/* The TTS central map as a Rainbow-type chain of layers (docs/SECURITY.md
+ * section 3): layer 1 (a oil), the middle equations mu1 and mu2 (one oil
+ * each) and layer 3 (b oil) over v vinegar variables. For the first g
+ * groups, `oil` is the number of equations and `support` the number of
+ * variables their quadratic parts involve. */
+struct prefix {
+    unsigned oil, support;
+};
+
+static unsigned tts_prefixes(unsigned v, unsigned a, unsigned b,
+                             struct prefix out[4])
+{
+    /* layer 1: x_1..x_{v-1} times x_v..x_{v+a-1} (x_0 is absent);
+     * mu1 stays inside x_1..x_{v+a-1}; mu2 adds x_mu1 = x_{v+a};
+     * layer 3 involves all n = v+a+2+b variables. */
+    out[0] = (struct prefix){a, v - 1 + a};
+    out[1] = (struct prefix){a + 1, v - 1 + a};
+    out[2] = (struct prefix){a + 2, v + a};
+    out[3] = (struct prefix){a + 2 + b, v + a + 2 + b};
+    return 4;
+}
+
+struct structural {
+    unsigned e_mr, e_hr, e_uov;   /* exponents of q = 2^8 */
+    double minrank, highrank, uov;
+    struct hybrid uovr2, uovr281, rbs2, rbs281;
+};
+
+/* floor(2^(8e) * num / den) as log2, exactly in GMP. */
+static double log2_q_pow_times(unsigned e, unsigned long num,
+                               unsigned long den)
+{
+    mpz_t x;
+    mpz_init(x);
+    mpz_set_ui(x, num);
+    mpz_mul_2exp(x, x, 8 * e);
+    mpz_fdiv_q_ui(x, x, den);
+    double r = log2_mpz(x);
+    mpz_clear(x);
+    return r;
+}
+
+static void structural_attacks(const tts_params *p, struct structural *s)
+{
+    unsigned m = tts_params_m(p), n = tts_params_n(p);
+    unsigned v = tts_params_v(p), a = tts_params_a(p), b = tts_params_b(p);
+    struct prefix g[4];
+    unsigned ng = tts_prefixes(v, a, b, g);
+
+    /* MinRank: a combination of the first groups' forms has rank <= support;
+     * a random vector is in the kernel of one of the `oil`-dimensional
+     * family with probability q^-(support - oil + 1). */
+    s->e_mr = UINT32_MAX;
+    for (unsigned i = 0; i < ng; i++) {
+        unsigned e = g[i].support - g[i].oil + 1;
+        if (e < s->e_mr)
+            s->e_mr = e;
+    }
+    /* q^e * m * (n^2/2 - m^2/6) = q^e * m (3n^2 - m^2) / 6 */
+    s->minrank = log2_q_pow_times(s->e_mr, (unsigned long)m * (3ul * n * n - (unsigned long)m * m), 6);
+    /* HighRank: the b layer-3 variables appear in the last b equations
+     * only: q^b * n^3 / 6. */
+    s->e_hr = b;
+    s->highrank = log2_q_pow_times(b, (unsigned long)n * n * n, 6);
+    /* UOV (Kipnis-Patarin-Goubin) on the last layer, o = b oil in n
+     * variables: q^(n - 2b - 1) * b^4. */
+    s->e_uov = n - 2 * b - 1;
+    s->uov = log2_q_pow_times(s->e_uov, (unsigned long)b * b * b * b, 1);
+    /* UOV reconciliation: m equations in n - b unknowns; Rainbow band
+     * separation: n + m - 1 equations in n unknowns. */
+    mq_hybrid(m, n - b, &s->uovr2, &s->uovr281);
+    mq_hybrid(n + m - 1, n, &s->rbs2, &s->rbs281);
+}
+
+static void json_hybrid(const char *key, const struct hybrid *h)
+{
+    printf("\"%s\": {\"bits\": %.1f, \"k\": %u, \"nvars\": %u, "
+           "\"dreg\": %u}", key, h->bits, h->k, h->nv, h->dreg);
 }
 
 static int cmd_estimate(int argc, char **argv)
@@ -242,11 +327,17 @@ static int cmd_estimate(int argc, char **argv)
         add_params(&mask, "all");
 
     if (json)
-        printf("{\n  \"model\": \"docs/SECURITY.md\",\n  \"sets\": [");
-    else
-        printf("%-11s %7s %8s %10s %21s %21s\n", "set", "claimed",
-               "prize", "exhaust", "hybrid w=2 (k,n',D)",
-               "hybrid w=2.81 (k,n',D)");
+        printf("{\n  \"model\": \"docs/SECURITY.md\",\n"
+               "  \"unit\": \"log2 of GF(256) operations\",\n  \"sets\": [");
+    else {
+        printf("# log2 of GF(256) operations; direct attack: hybrid XL/F4 "
+               "(k guessed, n' left, D_reg);\n# UOV-R and RBS: hybrid "
+               "XL/F4 with omega = 2; models and sources: docs/SECURITY.md\n");
+        printf("%-11s %7s %6s %7s %18s %18s %7s %8s %6s %6s %6s  %s\n",
+               "set", "claimed", "prize", "exhaust", "direct w=2 (k,n',D)",
+               "w=2.81 (k,n',D)", "MinRank", "HighRank", "UOV", "UOV-R",
+               "RBS", "best");
+    }
     int first = 1;
     for (size_t i = 0; i < tts_params_count(); i++) {
         if (!(mask & (1u << i)))
@@ -256,35 +347,70 @@ static int cmd_estimate(int argc, char **argv)
         if (t < 0)
             return fail("%s is not in the challenge table",
                         tts_params_name(p));
-        unsigned m = tts_params_m(p);
+        unsigned m = tts_params_m(p), n = tts_params_n(p);
         mpz_t ex;
         mpz_init(ex);
         mpz_ui_pow_ui(ex, 2, 8 * m); /* 2^(8m) evaluations of P */
         double exbits = log2_mpz(ex);
         mpz_clear(ex);
-        struct hybrid a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
-        hybrid_best(m, &a, &b);
+        struct hybrid a, b;
+        mq_hybrid(m, n, &a, &b);
+        struct structural s;
+        structural_attacks(p, &s);
+        const struct {
+            const char *name;
+            double bits;
+        } all[] = {
+            {"exhaustive", exbits},  {"direct", a.bits},
+            {"MinRank", s.minrank},  {"HighRank", s.highrank},
+            {"UOV", s.uov},          {"UOV-R", s.uovr2.bits},
+            {"RBS", s.rbs2.bits},
+        };
+        size_t best = 0;
+        for (size_t j = 1; j < sizeof all / sizeof all[0]; j++)
+            if (all[j].bits < all[best].bits)
+                best = j;
         if (json) {
             printf("%s\n    {\"set\": \"%s\", \"m\": %u, \"n\": %u, "
+                   "\"v\": %u, \"a\": %u, \"b\": %u, "
                    "\"claimed_bits\": %u, \"prize_usd\": %u,\n"
-                   "     \"exhaustive_bits\": %.1f,\n"
-                   "     \"hybrid_omega2\": {\"bits\": %.1f, \"k\": %u, "
-                   "\"nvars\": %u, \"dreg\": %u},\n"
-                   "     \"hybrid_omega2.81\": {\"bits\": %.1f, \"k\": %u, "
-                   "\"nvars\": %u, \"dreg\": %u}}",
-                   first ? "" : ",", tts_params_name(p), m,
-                   tts_params_n(p), challenge_table[t].bits,
-                   challenge_table[t].prize, exbits, a.bits, a.k, a.nv,
-                   a.dreg, b.bits, b.k, b.nv, b.dreg);
+                   "     \"exhaustive_bits\": %.1f,\n     ",
+                   first ? "" : ",", tts_params_name(p), m, n,
+                   tts_params_v(p), tts_params_a(p), tts_params_b(p),
+                   challenge_table[t].bits, challenge_table[t].prize,
+                   exbits);
+            json_hybrid("hybrid_omega2", &a);
+            printf(",\n     ");
+            json_hybrid("hybrid_omega2.81", &b);
+            printf(",\n     \"minrank\": {\"bits\": %.1f, \"q_exponent\": %u},"
+                   "\n     \"highrank\": {\"bits\": %.1f, \"q_exponent\": %u},"
+                   "\n     \"uov\": {\"bits\": %.1f, \"q_exponent\": %u},"
+                   "\n     \"uov_reconciliation\": {\"equations\": %u, "
+                   "\"unknowns\": %u, ",
+                   s.minrank, s.e_mr, s.highrank, s.e_hr, s.uov, s.e_uov, m,
+                   n - tts_params_b(p));
+            json_hybrid("omega2", &s.uovr2);
+            printf(", ");
+            json_hybrid("omega2.81", &s.uovr281);
+            printf("},\n     \"band_separation\": {\"equations\": %u, "
+                   "\"unknowns\": %u, ", n + m - 1, n);
+            json_hybrid("omega2", &s.rbs2);
+            printf(", ");
+            json_hybrid("omega2.81", &s.rbs281);
+            printf("},\n     \"best\": {\"bits\": %.1f, \"attack\": \"%s\"}}",
+                   all[best].bits, all[best].name);
         } else {
             char s2[40], s3[40];
             snprintf(s2, sizeof s2, "%.1f (%u,%u,%u)", a.bits, a.k, a.nv,
                      a.dreg);
             snprintf(s3, sizeof s3, "%.1f (%u,%u,%u)", b.bits, b.k, b.nv,
                      b.dreg);
-            printf("%-11s %7u %8u %10.1f %21s %21s\n", tts_params_name(p),
-                   challenge_table[t].bits, challenge_table[t].prize, exbits,
-                   s2, s3);
+            printf("%-11s %7u %6u %7.1f %18s %18s %7.1f %8.1f %6.1f %6.1f "
+                   "%6.1f  %.1f %s\n",
+                   tts_params_name(p), challenge_table[t].bits,
+                   challenge_table[t].prize, exbits, s2, s3, s.minrank,
+                   s.highrank, s.uov, s.uovr2.bits, s.rbs2.bits,
+                   all[best].bits, all[best].name);
         }
         first = 0;
     }
