@@ -13,7 +13,7 @@ base=${out%.ihx}
 obj=$base.obj
 rm -rf "$obj" && mkdir -p "$obj"
 tdir=$(cd "$(dirname "$tables")" && pwd)
-for f in main io gf kernels chacha key sign pk; do
+for f in main apdu io gf kernels chacha key sign pk; do
     $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
@@ -21,7 +21,7 @@ done
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it.
 $SDCC -mmcs51 --iram-size 256 --xram-loc 0xFF00 --xram-size 0x00FF \
     -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-    "$obj/main.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
+    "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
     "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
     >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
 if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi

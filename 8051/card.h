@@ -17,6 +17,15 @@
 
 #include <stdint.h>
 
+#ifdef CARD_HOST /* SDCC's memory-space keywords mean nothing on the host */
+#define __xdata
+#define __idata
+#define __data
+#define __code
+#define __at(x)
+#define __reentrant
+#endif
+
 #ifndef TTS_M
 #define TTS_M 20
 #define TTS_N 28
@@ -153,7 +162,20 @@ void sim_stop(void);
 void prof_mark_start(void);
 void prof_mark_stop(void);
 
+/* One command (apdu.c): header in, status word out, apdu_la bytes of
+ * response at X_RESP. last_* answer GET CYCLES / GET PROFILE. */
+extern __xdata uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
+extern __xdata uint32_t last_cycles, last_chacha;
+uint16_t apdu_run(void);
+
+#ifdef CARD_HOST
+/* Host build of the command logic (fuzz/fuzz_apdu.c): XDATA is an array. */
+extern uint8_t card_xram[65536];
+#define XB(a) (card_xram[(uint16_t)(a)])
+#define XP(a) (card_xram + (uint16_t)(a))
+#else
 #define XB(a) (*(__xdata uint8_t *)(a))
 #define XP(a) ((__xdata uint8_t *)(a))
+#endif
 
 #endif

@@ -167,7 +167,8 @@ int tts_crypto_sign(const tts_params *p, unsigned char *sm,
     uint8_t sig[TTS_MAX_N];
     if (tts_sign_rng(p, sig, m, (size_t)mlen, sk, rng, ctx) != TTS_OK)
         return -1;
-    memmove(sm, m, (size_t)mlen);
+    if (mlen) /* m may be NULL when mlen is 0 */
+        memmove(sm, m, (size_t)mlen);
     memcpy(sm + mlen, sig, p->n);
     *smlen = mlen + p->n;
     return 0;

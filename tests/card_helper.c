@@ -11,9 +11,13 @@
  *       the host's tts_sign_digest with the card's ChaCha20 randomness:
  *       prints the signature in hex and the number of attempts
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 #include <tts.h>
@@ -40,12 +44,22 @@ static long unhex(const char *s, uint8_t *out, size_t max)
     return (long)n;
 }
 
+/* Every file this helper writes may hold a secret key: mode 0600, as
+ * tts-card requires of a key file. */
 static int put(const char *path, const uint8_t *b, size_t n)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, n, f) != n || fclose(f))
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
         return -1;
-    return 0;
+    }
+    if (fwrite(b, 1, n, f) != n) {
+        fclose(f);
+        return -1;
+    }
+    return fclose(f) ? -1 : 0;
 }
 
 static long get(const char *path, uint8_t *b, size_t n)

@@ -86,6 +86,60 @@ rm -f "$W/ee"
 "$TTS_CARD" $P --eeprom "$W/ee" genkey --seed "$W/seed3" > "$W/log" 2>&1; say $? "--eeprom: genkey"
 "$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
 st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "--eeprom: the next invocation signs with that key"
+[ "$(stat -c %a "$W/ee")" = 600 ]; say $? "--eeprom: the state file (it holds the key) has mode 600"
+chmod 644 "$W/ee"
+"$TTS_CARD" $P --eeprom "$W/ee" info > "$W/log" 2>&1
+[ $? = 2 ] && grep -q "chmod 600" "$W/log"; say $? "--eeprom: a world-readable state file is refused with a chmod hint"
+chmod 600 "$W/ee"
+
+# -- key files: private, in any of the forms tts writes
+TTS_TOOL=$top_builddir/tts
+cp "$W/ksk3" "$W/open.sk" && chmod 644 "$W/open.sk"
+"$TTS_CARD" $P put-key "$W/open.sk" > "$W/log" 2>&1
+[ $? = 2 ] && grep -q "chmod 600" "$W/log"; say $? "put-key: a world-readable key file is refused with a chmod hint"
+if [ -x "$TTS_TOOL" ]; then
+    "$TTS_TOOL" keygen --seed "$W/seed3" -o "$W/tk" > /dev/null 2>&1 &&
+        "$TTS_TOOL" keygen --armor --seed "$W/seed3" -o "$W/ta" > /dev/null 2>&1
+    "$TTS_CARD" $P put-key "$W/tk.sec" sign --digest "$D" --rand "$W/rr" \
+        put-key "$W/ta.sec" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+    st=$?; sign_checks "$W/log" 2; say $(( st | $? )) "put-key accepts tts secret-key files, binary and armored"
+    "$TTS_TOOL" keygen --params 16,22 --seed "$W/seed3" -o "$W/t16" > /dev/null 2>&1
+    "$TTS_CARD" $P put-key "$W/t16.sec" > "$W/log" 2>&1
+    [ $? = 2 ] && grep -q "TTS(16,22)" "$W/log"; say $? "put-key of a key of another set: exit 2, names the set"
+fi
+
+# -- hostile files and paths (refused before the simulator starts: exit 2)
+refuse() { # refuse DESCRIPTION ARGS...: exit 2 and a message naming the problem
+    d=$1; shift
+    "$TTS_CARD" $P "$@" > "$W/log" 2>&1
+    st=$?
+    [ $st = 2 ] && [ -s "$W/log" ]; say $? "$d: exit 2 with a message (got $st)"
+}
+mkdir -p "$W/dir"
+: > "$W/empty"
+head -c 31 /dev/urandom > "$W/s31" && chmod 600 "$W/s31"
+head -c 2000000 /dev/zero > "$W/huge"
+ln -sf "$W/loop" "$W/loop"
+refuse "genkey --seed of a missing file" genkey --seed "$W/missing"
+refuse "genkey --seed of a directory" genkey --seed "$W/dir"
+refuse "genkey --seed of an empty file" genkey --seed "$W/empty"
+refuse "genkey --seed of 31 bytes" genkey --seed "$W/s31"
+refuse "genkey --seed of a 2 MB file" genkey --seed "$W/huge"
+refuse "genkey --seed of a symlink loop (unreadable even for root)" genkey --seed "$W/loop"
+refuse "genkey without --seed" genkey
+refuse "sign --digest of 19 bytes" sign --digest 00112233445566778899aabbccddeeff001122
+refuse "sign --digest with a non-hex character" sign --digest 00112233445566778899aabbccddeeff0011223g
+refuse "sign --rand of an empty file" sign --rand "$W/empty"
+refuse "put-key of a truncated key" put-key "$W/s31"
+refuse "an --eeprom file of another set" --eeprom "$W/ee" --params 16,22 info
+refuse "--mhz 0" --mhz 0 info
+refuse "--cpu 6502" --cpu 6502 info
+"$TTS_CARD" $P --eeprom "$W/ee" export-pk -o "$W/nodir/pk" > "$W/log" 2>&1
+[ $? = 2 ] && grep -q "nodir" "$W/log"; say $? "export-pk to a path in a missing directory: exit 2, names it"
+if [ -w /dev/full ]; then
+    "$TTS_CARD" $P --eeprom "$W/ee" export-pk -o /dev/full > "$W/log" 2>&1
+    [ $? = 2 ] && grep -q "/dev/full" "$W/log"; say $? "export-pk to a full device: exit 2, names it"
+fi
 
 # -- the C twins of the kernels give the same signatures
 if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then

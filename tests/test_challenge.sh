@@ -179,6 +179,76 @@ rm -rf alt && cp -r g1 alt &&
 run 1 "reveal-check detects a swapped public key" "$TC" reveal-check \
     alt master
 
+# --- hostile files and paths: exit 2 and a message naming the problem ------
+# refuse WORD DESC CMD...: exit 2 and WORD (a fixed string) on stderr
+refuse() {
+    word=$1 desc=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    if [ "$got" = 2 ] && grep -qF -- "$word" err; then pass "$desc"; else
+        flunk "$desc (exit $got, expected 2 and \"$word\")"
+        sed 's/^/#   /' out err
+    fi
+}
+mkdir adir
+: >empty
+ln -s loop loop
+head -c 2000000 /dev/zero >huge
+refuse "directory" "master seed that is a directory" "$TC" generate \
+    --params 16,22 --master-seed adir --date 2026-12-02 --out h1
+refuse "fewer" "empty master seed" "$TC" generate --params 16,22 \
+    --master-seed empty --date 2026-12-02 --out h1
+refuse "loop" "master seed path that is a symlink loop" "$TC" generate \
+    --params 16,22 --master-seed loop --date 2026-12-02 --out h1
+refuse "No such file" "missing master seed" "$TC" generate --params 16,22 \
+    --master-seed nonexistent --date 2026-12-02 --out h1
+for k in 0 -1 1001 abc; do
+    refuse "instances" "--instances $k refused" "$TC" generate \
+        --params 16,22 --instances $k --master-seed master \
+        --date 2026-12-02 --out h1
+done
+refuse "nodir" "--out inside a missing directory" "$TC" generate \
+    --params 16,22 --master-seed master --date 2026-12-02 --out nodir/h1
+refuse "master" "--out that is an existing file" "$TC" generate \
+    --params 16,22 --master-seed master --date 2026-12-02 --out master
+[ ! -e h1 ] && [ ! -e nodir ]
+check $? "refused generate runs leave no folder behind"
+refuse "directory" "solution that is a directory" "$TC" verify g1 adir \
+    --message 1
+refuse "empty" "empty solution" "$TC" verify g1 empty --message 1
+refuse "too large" "2 MB solution" "$TC" verify g1 huge --message 1
+refuse "loop" "solution path that is a symlink loop" "$TC" verify g1 loop \
+    --message 1
+"$TTS" keygen --params 16,22 --seed master -o hk >/dev/null 2>&1 &&
+    "$TTS" sign -k hk.sec -o hsig master >/dev/null 2>&1
+refuse "No such file" "challenge folder that does not exist" "$TC" verify \
+    nowhere hsig --message 1
+if [ -f sol.asc ]; then
+    { head -n 3 sol.asc; printf 'VFRT\000'; sed 1,3d sol.asc; } >nul.asc
+    refuse "NUL" "armored solution with a NUL byte" "$TC" verify g1 nul.asc \
+        --message 2
+fi
+rm -rf nul && cp -r g1 nul && printf '\000' >>nul/tts-16-22/manifest.json
+refuse "NUL" "manifest with a NUL byte" "$TC" reveal-check nul master
+rm -rf bad && cp -r g1 bad &&
+    sed 's/"commitment": "\([0-9a-f]*\)[0-9a-f]"/"commitment": "\1X"/' \
+        g1/tts-16-22/manifest.json >bad/tts-16-22/manifest.json
+refuse "commitment" "manifest with a malformed commitment" "$TC" \
+    reveal-check bad master
+refuse "directory" "revealed seed that is a directory" "$TC" reveal-check \
+    g1 adir
+if [ "$(id -u)" = 0 ]; then
+    skip "unreadable (mode 000) master seed" "running as root (the symlink loop above covers an unreadable path)"
+else
+    cp master locked && chmod 000 locked
+    refuse "Permission denied" "unreadable (mode 000) master seed" "$TC" \
+        generate --params 16,22 --master-seed locked --date 2026-12-02 \
+        --out h1
+fi
+refuse "unexpected" "estimate with an unknown option" "$TC" estimate --bogus
+refuse "params" "estimate --params without a value" "$TC" estimate --params
+
 # --- estimate ---------------------------------------------------------------
 run 0 "estimate" "$TC" estimate
 [ "$(grep -c '^TTS(' out)" -eq 8 ]

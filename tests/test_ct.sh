@@ -14,6 +14,8 @@ set -u
 : "${top_builddir:=.}" "${VALGRIND:=valgrind}"
 prog="$top_builddir/tests/test_ct"
 command -v "$VALGRIND" >/dev/null 2>&1 || { echo "# valgrind not found: skipped"; exit 77; }
+# Valgrind cannot run AddressSanitizer binaries (both own the shadow memory).
+[ "${SANITIZED:-no}" = yes ] && { echo "# sanitized build (--enable-sanitizers): skipped"; exit 77; }
 vg() { "$VALGRIND" -q --error-exitcode=99 --exit-on-first-error=no "$@"; }
 t=0
 fail=0

@@ -9,16 +9,24 @@
  * 1 the card answered a status word other than 9000 (or a cross-check with
  * the host library failed), 2 usage or input error (or no simulator).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 #include <tts.h>
 
 #include "card.h"
+#include "ttsfile.h"
+
+/* Messages to sign may be larger than key files. */
+#define MESSAGE_MAX_BYTES ((size_t)1 << 30)
 
 #ifndef CARD_IMAGE_DIR
 #define CARD_IMAGE_DIR "8051"
@@ -91,54 +99,98 @@ static long parse_hex(const char *s, size_t slen, uint8_t *out, size_t max)
     return hi < 0 ? (long)n : -1;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
+/* The whole of path (at most cap bytes; TTSFILE_PRIVATE: refuse files
+ * group or others may access); exits 2 with the reason on failure. */
+static uint8_t *read_file(const char *path, size_t cap, unsigned flags, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    uint8_t *b = malloc(cap);
-    for (;;) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb) { free(b); fclose(f); return NULL; }
-            b = nb;
-        }
-        size_t r = fread(b + n, 1, cap - n, f);
-        if (!r)
-            break;
-        n += r;
-    }
-    fclose(f);
-    *len = n;
+    uint8_t *b = NULL;
+    char err[512];
+    if (ttsfile_read_raw(path, cap, flags, &b, len, err, sizeof err) != TTSFILE_OK)
+        die_input(err, NULL);
     return b;
 }
 
-/* Exactly want bytes from FILE: raw bytes of that length, or hex text. */
-static void read_exact(const char *path, uint8_t *out, size_t want, const char *what)
+/* Exactly want bytes from FILE: raw bytes of that length, or hex text.
+ * Secret inputs (flags TTSFILE_PRIVATE) must not be readable by others;
+ * the buffer read is wiped. */
+static void read_exact(const char *path, uint8_t *out, size_t want, const char *what,
+                       unsigned flags)
 {
     size_t len;
-    uint8_t *b = read_file(path, &len);
-    if (!b)
-        die_input("cannot read", path);
+    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, flags, &len);
     if (len == want) {
         memcpy(out, b, want);
     } else {
         long n = parse_hex((const char *)b, len, out, want);
         if (n != (long)want) {
+            ttsfile_free(b, len);
             fprintf(stderr, "tts-card: %s: need %zu bytes (raw or hex) for %s\n",
                     path, want, what);
             exit(2);
         }
     }
-    free(b);
+    ttsfile_free(b, len);
+}
+
+/* A secret key for set p: a tts secret-key file (binary or armored, as
+ * `tts keygen` writes it), or the raw key bytes, or their hex. */
+static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
+{
+    size_t len, plen, skb = tts_sk_bytes(p);
+    const tts_params *fp;
+    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *pay;
+    char err[256];
+    if (len > 3 && (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
+        int rc = ttsfile_decode(b, len, TTSFILE_SECRET_KEY, &fp, &pay, &plen, err, sizeof err);
+        ttsfile_free(b, len);
+        if (rc != TTSFILE_OK) {
+            fprintf(stderr, "tts-card: %s: %s\n", path, err);
+            exit(2);
+        }
+        if (fp != p) {
+            ttsfile_free(pay, plen);
+            fprintf(stderr, "tts-card: %s: a %s key, but the card is %s\n", path,
+                    tts_params_name(fp), tts_params_name(p));
+            exit(2);
+        }
+        memcpy(out, pay, skb);
+        ttsfile_free(pay, plen);
+        return;
+    }
+    ttsfile_free(b, len);
+    read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
+}
+
+/* Write path whole (mode 0600 with secret: created so, and forced with
+ * fchmod if it existed); exits 2 with the reason on failure. */
+static void write_file_mode(const char *path, const uint8_t *b, size_t len, int secret)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, secret ? 0600 : 0666);
+    int e = 0;
+    if (fd < 0)
+        e = errno;
+    else if (secret && fchmod(fd, 0600) != 0)
+        e = errno;
+    for (size_t off = 0; fd >= 0 && !e && off < len;) {
+        ssize_t w = write(fd, b + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            e = w < 0 ? errno : EIO;
+        else
+            off += (size_t)w;
+    }
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno;
+    if (e) {
+        fprintf(stderr, "tts-card: cannot write %s: %s\n", path, strerror(e));
+        exit(2);
+    }
 }
 
 static void write_file(const char *path, const uint8_t *b, size_t len)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
-        die_input("cannot write", path);
+    write_file_mode(path, b, len, 0);
 }
 
 static void print_hex(FILE *f, const uint8_t *b, size_t n)
@@ -198,6 +250,14 @@ static void state_init(card_state *s, const tts_params *p)
         die_input("out of memory", NULL);
 }
 
+static void state_free(card_state *s)
+{
+    ttsfile_free(s->sk, s->skb);
+    ttsfile_free(s->stage, s->skb);
+    ttsfile_free(s->written, s->skb);
+    s->sk = s->stage = s->written = NULL;
+}
+
 /* Update from one command and its answer (the card's rules of 7.2). */
 static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
 {
@@ -210,7 +270,9 @@ static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
         return;
     if (a->ins == CARD_GENERATE_KEY) {
         uint8_t *pk = malloc(s->pkb);
-        if (pk && tts_keypair_from_seed(s->p, pk, s->sk, data) == TTS_OK)
+        if (!pk)
+            die_input("out of memory", NULL);
+        if (tts_keypair_from_seed(s->p, pk, s->sk, data) == TTS_OK)
             s->active = 1;
         free(pk);
         memset(s->written, 0, s->skb);
@@ -229,24 +291,26 @@ static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
     }
 }
 
-/* EEPROM file: "TTSCARD1", m, n, active, sk[skb], written[skb], stage[skb]. */
+/* EEPROM file: "TTSCARD1", m, n, active, sk[skb], written[skb], stage[skb].
+ * It holds the card's secret key: written with mode 0600, and refused when
+ * others may read it. */
 static void eeprom_load(card_state *s, const char *path)
 {
     size_t len;
-    uint8_t *b = read_file(path, &len);
-    if (!b) {
-        if (errno == ENOENT)
-            return; /* a fresh card */
-        die_input("cannot read", path);
-    }
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        return; /* a fresh card */
+    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
     if (len != 11 + 3 * s->skb || memcmp(b, "TTSCARD1", 8) ||
-        b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p))
+        b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p) || b[10] > 1) {
+        ttsfile_free(b, len);
         die_input("not an EEPROM file of this parameter set", path);
+    }
     s->active = b[10];
     memcpy(s->sk, b + 11, s->skb);
     memcpy(s->written, b + 11 + s->skb, s->skb);
     memcpy(s->stage, b + 11 + 2 * s->skb, s->skb);
-    free(b);
+    ttsfile_free(b, len);
 }
 
 static void eeprom_save(const card_state *s, const char *path)
@@ -262,8 +326,8 @@ static void eeprom_save(const card_state *s, const char *path)
     memcpy(b + 11, s->sk, s->skb);
     memcpy(b + 11 + s->skb, s->written, s->skb);
     memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
-    write_file(path, b, len);
-    free(b);
+    write_file_mode(path, b, len, 1);
+    ttsfile_free(b, len);
 }
 
 static void add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len)
@@ -423,6 +487,8 @@ int main(int argc, char **argv)
     /* parse the subcommands into the batch */
     subcmd *sc = calloc((size_t)argc, sizeof *sc);
     size_t nsc = 0;
+    if (!sc)
+        die_input("out of memory", NULL);
     while (i < argc) {
         subcmd *s = &sc[nsc];
         s->name = argv[i];
@@ -435,7 +501,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(w, "genkey")) {
             s->kind = SC_GENKEY;
             if (i + 1 >= argc || strcmp(argv[i], "--seed")) die_input("genkey needs --seed FILE", NULL);
-            read_exact(argv[i + 1], s->seed, 32, "a seed");
+            read_exact(argv[i + 1], s->seed, 32, "a seed", 0);
             i += 2;
             card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
         } else if (!strcmp(w, "export-pk")) {
@@ -452,7 +518,9 @@ int main(int argc, char **argv)
             s->kind = SC_PUT;
             if (i >= argc) die_input("put-key needs FILE", NULL);
             s->key = malloc(skb);
-            read_exact(argv[i++], s->key, skb, "a secret key");
+            if (!s->key)
+                die_input("out of memory", NULL);
+            read_secret_key(argv[i++], p, s->key);
             for (size_t off = 0; off < skb; off += 255) {
                 size_t len = skb - off < 255 ? skb - off : 255;
                 card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, s->key + off, (uint8_t)len);
@@ -470,20 +538,19 @@ int main(int argc, char **argv)
                 i += 2;
                 if (!strcmp(o, "-o")) s->out = val;
                 else if (!strcmp(o, "--message")) msgfile = val;
-                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key"); s->rand_given = 1; }
+                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key", 0); s->rand_given = 1; }
                 else {
                     have_digest = 1;
-                    if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest");
+                    if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest", 0);
                     else if (parse_hex(val, strlen(val), s->digest, m) != (long)m)
                         die_input("--digest needs m bytes of hex or a file", val);
                 }
             }
             if (!have_digest) {
                 size_t ml = 0;
-                uint8_t *msg = msgfile ? read_file(msgfile, &ml) : NULL;
-                if (msgfile && !msg) die_input("cannot read", msgfile);
+                uint8_t *msg = msgfile ? read_file(msgfile, MESSAGE_MAX_BYTES, 0, &ml) : NULL;
                 tts_digest(p, s->digest, msg ? msg : (const uint8_t *)"", ml);
-                free(msg);
+                ttsfile_free(msg, ml);
             }
             if (!s->rand_given)
                 randombytes_buf(s->rnd, 32);
@@ -506,7 +573,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "tts-card: unknown subcommand %s\n", w);
             usage(stderr);
-            return 2;
+            exit(2);
         }
         s->count = b.ncmd - s->first;
         if (report && s->kind != SC_CYCLES) {
@@ -517,7 +584,7 @@ int main(int argc, char **argv)
     }
 
     if (card_run(&b) != 0)
-        return 2;
+        exit(2); /* card_run said why */
     int status = 0;
     for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
         state_track(&cs, &b.cmd[k], &b.resp[k]);
@@ -530,6 +597,8 @@ int main(int argc, char **argv)
     /* host view of the active key, for the cross-checks */
     uint8_t *hsk = malloc(skb), *hpk = malloc(pkb);
     int hkey = 0;
+    if (!hsk || !hpk)
+        die_input("out of memory", NULL);
     if (replayed && cs.active) { /* the key restored at start */
     }
     size_t k0 = replayed;
@@ -576,6 +645,8 @@ int main(int argc, char **argv)
         } else if (c->kind == SC_EXPORT) {
             uint8_t *pk = malloc(pkb);
             size_t got = 0;
+            if (!pk)
+                die_input("out of memory", NULL);
             for (size_t k = c->first; k < c->first + c->count; k++) {
                 if (b.cmd[k].ins != CARD_GET_PK_SEGMENT)
                     continue;
@@ -621,6 +692,7 @@ int main(int argc, char **argv)
                 memcpy(rng.key, c->rnd, 32);
                 int rc = tts_sign_digest(p, hsig, c->digest, hsk, chacha_rng_fn, &rng);
                 int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
+                sodium_memzero(&rng, sizeof rng);
                 int ok = tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
                 printf("sign: %s the host's signature (%u attempt%s), %s\n",
                        same ? "equals" : "DIFFERS FROM", rng.calls, rng.calls == 1 ? "" : "s",
@@ -665,6 +737,16 @@ int main(int argc, char **argv)
     }
     if (eeprom)
         eeprom_save(&cs, eeprom);
+    /* secrets: the key copies, put-key buffers, randomness keys */
+    for (size_t s = 0; s < nsc; s++)
+        if (sc[s].key)
+            ttsfile_free(sc[s].key, skb);
+    sodium_memzero(sc, (size_t)argc * sizeof *sc);
+    free(sc);
+    ttsfile_free(hsk, skb);
+    free(hpk);
+    state_free(&hs);
+    state_free(&cs);
     card_free(&b);
     return status;
 }

@@ -25,6 +25,7 @@
 #include <gmp.h>
 #include <sodium.h>
 
+#include "manifest.h"
 #include "tts.h"
 #include "ttsfile.h"
 
@@ -713,23 +714,6 @@ static int cmd_generate(int argc, char **argv)
 /* ---- verify and reveal-check ----------------------------------------- */
 
 /* The string value of "key" in a manifest written by gen_one. */
-static int manifest_field(const char *text, const char *key, char *out,
-                          size_t len)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": \"", key);
-    const char *s = strstr(text, pat);
-    if (!s)
-        return -1;
-    s += strlen(pat);
-    const char *e = strchr(s, '"');
-    if (!e || (size_t)(e - s) >= len)
-        return -1;
-    memcpy(out, s, (size_t)(e - s));
-    out[e - s] = 0;
-    return 0;
-}
-
 static int read_text(const char *path, char **text)
 {
     uint8_t *buf;
@@ -739,6 +723,10 @@ static int read_text(const char *path, char **text)
     if (ttsfile_read_raw(path, TTSFILE_MAX_BYTES, 0, &buf, &len, err,
                          sizeof err) != TTSFILE_OK)
         return fail("%s", err);
+    if (memchr(buf, 0, len)) {
+        ttsfile_free(buf, len);
+        return fail("%s: contains a NUL byte (not a manifest)", path);
+    }
     *text = malloc(len + 1);
     if (!*text) {
         ttsfile_free(buf, len);
@@ -847,10 +835,11 @@ static int cmd_reveal_check(int argc, char **argv)
             rc = ST_ERROR;
             break;
         }
-        int okf = manifest_field(man, "commitment", want, sizeof want);
+        int okf = manifest_commitment(man, want);
         free(man);
         if (okf != 0) {
-            rc = fail("%s: no commitment field", path);
+            rc = fail("%s: no well-formed commitment field (128 hex digits)",
+                      path);
             break;
         }
 
