@@ -74,8 +74,11 @@ check "--json without a value: exit 2" 'refused files --quick --json'
 check "--plot without a value: exit 2" 'refused primitives --plot'
 check "table --quick: exit 2" 'refused table --quick'
 check "refused run wrote no report" 'refused files --quick --json bad.json -n x && [ ! -e bad.json ]'
-check "unwritable --json: exit 1 before measuring" \
-    '"$BENCH" files --quick --json nodir/x.json >/dev/null 2>err.txt; [ $? -eq 1 ] &&
+check "--json in a missing directory: exit 2" 'refused table --json nodir/t.json'
+check "--csv in a missing directory: exit 2" 'refused table --csv nodir/t.csv'
+check "--plot at an existing file: exit 2" ': > afile && refused table --plot afile'
+check "unwritable --json: exit 2 before measuring" \
+    '"$BENCH" files --quick --json nodir/x.json >/dev/null 2>err.txt; [ $? -eq 2 ] &&
      grep -q "nodir/x.json" err.txt'
 
 # ---- primitives: text --------------------------------------------------------
@@ -83,7 +86,7 @@ check "unwritable --json: exit 1 before measuring" \
 # visible "skipped" line is required).
 for s in "TTS(16,22)" "TTS(20,26)" "TTS(20,28)" "TTS(24,32)" "TTS(24,34)" \
     "TTS(28,38)" "TTS(32,44)" "TTS(36,50)" ECDSA-sect163k1 ECDSA-sect163r2 \
-    ECDSA-P-256 RSA-PSS-1024 RSA-PSS-2048 RSA-PSS-3072 Ed25519; do
+    ECDSA-P-256 RSA-PSS-1024 RSA-PSS-2048 RSA-PSS-3072 Ed25519 "SFLASH(26,37)"; do
     if grep -F "$s " prim.txt | grep -q ' verify '; then
         ok "$s in primitives"
     elif grep -F "# skipped: $s" prim.txt >/dev/null; then
@@ -250,7 +253,7 @@ env = d["environment"]
 assert env["cores"] >= 1 and len(env["date"]) == 20 and env["date"].endswith("Z")
 names = {r["scheme"] for r in d["results"]}
 want = {"TTS(%d,%d)" % mn for mn in [(16,22),(20,26),(20,28),(24,32),(24,34),(28,38),(32,44),(36,50)]}
-want |= {"ECDSA-P-256", "RSA-PSS-1024", "RSA-PSS-2048", "RSA-PSS-3072", "Ed25519"}
+want |= {"ECDSA-P-256", "RSA-PSS-1024", "RSA-PSS-2048", "RSA-PSS-3072", "Ed25519", "SFLASH(26,37)"}
 assert want <= names, want - names
 for c in ("sect163k1", "sect163r2"):
     assert "ECDSA-" + c in names or any(c in s for s in d["skipped"]), c
@@ -299,7 +302,8 @@ assert [r["scheme"] for r in d["table_b"]] == ["ECDSA-163", "RSA-PSS-1024", "SFL
 assert [r["set"] for r in d["table_c"]] == ["TTS(%d,%d)" % mn for mn in
     [(16,22),(20,26),(20,28),(24,32),(24,34),(28,38),(32,44),(36,50)]]
 b = {r["scheme"]: r for r in d["table_b"]}
-assert b["SFLASH(26,37)"]["today_ms"] is None
+assert all(b[s]["today_ms"] is not None for s in b), b  # all four columns measured
+assert b["SFLASH(26,37)"]["measured_as"] == "SFLASH(26,37)"
 med = {(r["scheme"], op): r["ops"][op]["ns"]["median"] / 1e6 for r in d["results"] for op in r["ops"]}
 for r in d["ratios"]:
     slow, fast = (x.strip() for x in r["ratio"].split("/"))
@@ -341,15 +345,17 @@ for r in f["results"]:
                 assert [int(c) for c in col[4:]] == st["ns_per_run"], (r["scheme"], k)
                 assert float(col[1]) == st["ns"]["median"]
 tr = rows("t.csv")
-assert {x["section"] for x in tr} == {"B", "ratio", "C"} and len(tr) == 4 * 3 + 6 + 8 * 3
+assert {x["section"] for x in tr} == {"B", "ratio", "C"} and len(tr) == 4 * 3 + 9 + 8 * 3
 PY'
 
 # ---- table: text ------------------------------------------------------------------
 check "table B rows" 'grep -q "^ECDSA-163 " table.txt && grep -q "^RSA-PSS-1024 " table.txt &&
-    grep -q "^TTS(20,28) " table.txt && grep "^SFLASH(26,37)" table.txt | grep -q "not implemented"'
+    grep -q "^TTS(20,28) " table.txt && grep "^SFLASH(26,37)" table.txt | grep -q " 33/16858/2471$" &&
+    ! grep -q "not implemented" table.txt'
 check "table C: eight sets" '[ "$(grep -c "^TTS([0-9]*,[0-9]*) *|" table.txt)" -eq 8 ]'
 check "claimed ratios" 'grep -q "RSA-PSS-1024 sign / TTS(20,28) sign" table.txt &&
-    grep -q "ECDSA-163 verify / TTS(20,28) verify" table.txt'
+    grep -q "ECDSA-163 verify / TTS(20,28) verify" table.txt &&
+    grep -q "SFLASH(26,37) sign / TTS(20,28) sign" table.txt'
 
 # ---- charts -------------------------------------------------------------------------
 svg_ok() { [ -s "$1" ] && head -c 64 "$1" | grep -q -e '^<?xml' -e '^<svg'; }
