@@ -140,7 +140,9 @@ static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
     const tts_params *fp;
     uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *pay;
     char err[256];
-    if (len > 3 && (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
+    /* a raw key has exactly skb bytes (a tts file has a header more) */
+    if (len != skb && len > 3 &&
+        (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
         int rc = ttsfile_decode(b, len, TTSFILE_SECRET_KEY, &fp, &pay, &plen, err, sizeof err);
         ttsfile_free(b, len);
         if (rc != TTSFILE_OK) {
