@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include <openssl/evp.h>
 #include <sodium.h>
 
 #define N  SFLASH_N
@@ -425,16 +426,18 @@ int sflash_secret_map(sflash_elt y[N], const sflash_elt x[N],
     return 0;
 }
 
-/* Public key: for each monomial (x_i x_j for i <= j, row-major; then x_i;
- * then 1) the coefficients of the 26 equations, 7 bits each, packed. The
- * coefficients come from evaluations of the secret map: G(0) is the
+/* Public key: equation by equation (e = 0..25), its coefficients in the
+ * order of the designers' reference code: the constant, then for
+ * i = 0..36 the coefficient of x_i followed by those of x_i x_j for
+ * j = i..36; 741 elements an equation, 7 bits each, packed. The
+ * coefficients come from evaluations of the secret map G: G(0) is the
  * constant; G(e_i + e_j) + G(e_i) + G(e_j) + G(0) the x_i x_j term; G(e_i)
  * and G(2 e_i) separate x_i from x_i^2. */
 int sflash_keypair(uint8_t pk[SFLASH_PK_BYTES], uint8_t sk[SFLASH_SK_BYTES],
                    const uint8_t seed[SFLASH_SEED_BYTES])
 {
-    static sflash_elt coef[SFLASH_MONOMIALS][SFLASH_M];
-    static sflash_elt g1[N][N], g2[N][N];
+    sflash_elt coef[SFLASH_M][SFLASH_MONOMIALS]; /* public */
+    sflash_elt g1[N][N], g2[N][N], flat[2 * (N * N + N)];
     secret k;
     frobmat m11;
     sflash_elt x[N], y[N], g0[N];
@@ -453,36 +456,31 @@ int sflash_keypair(uint8_t pk[SFLASH_PK_BYTES], uint8_t sk[SFLASH_SK_BYTES],
         x[i] = 0;
     }
     /* x_i^2 coefficient q and x_i coefficient l from u1 = l + q and
-     * u2 = 2l + 4q: q = (u2 + 2 u1) / 6. */
+     * u2 = 2l + 4q: q = (u2 + 2 u1) / 6, l = u1 + q. */
     const sflash_elt inv6 = kinv(6);
-    size_t mono = 0;
-    for (unsigned i = 0; i < N; i++)
-        for (unsigned j = i; j < N; j++, mono++) {
-            if (i == j) {
-                for (unsigned e = 0; e < SFLASH_M; e++) {
-                    sflash_elt u1 = g1[i][e] ^ g0[e], u2 = g2[i][e] ^ g0[e];
-                    coef[mono][e] = sflash_kmul(u2 ^ sflash_kmul(2, u1), inv6);
-                }
-                continue;
-            }
+    for (unsigned e = 0; e < SFLASH_M; e++)
+        coef[e][0] = g0[e];
+    size_t mono = 1;
+    for (unsigned i = 0; i < N; i++) {
+        size_t lin = mono++;
+        for (unsigned e = 0; e < SFLASH_M; e++) {
+            sflash_elt u1 = g1[i][e] ^ g0[e], u2 = g2[i][e] ^ g0[e];
+            sflash_elt q = sflash_kmul(u2 ^ sflash_kmul(2, u1), inv6);
+            coef[e][mono] = q;
+            coef[e][lin] = u1 ^ q;
+        }
+        mono++;
+        for (unsigned j = i + 1; j < N; j++, mono++) {
             x[i] = x[j] = 1;
             secret_map(y, &k, x, &m11);
             x[i] = x[j] = 0;
             for (unsigned e = 0; e < SFLASH_M; e++)
-                coef[mono][e] = y[e] ^ g1[i][e] ^ g1[j][e] ^ g0[e];
+                coef[e][mono] = y[e] ^ g1[i][e] ^ g1[j][e] ^ g0[e];
         }
-    for (unsigned i = 0; i < N; i++, mono++) {
-        size_t diag = (size_t)i * N - (size_t)i * (i - 1) / 2; /* x_i^2 */
-        for (unsigned e = 0; e < SFLASH_M; e++)
-            coef[mono][e] = g1[i][e] ^ g0[e] ^ coef[diag][e];
     }
-    for (unsigned e = 0; e < SFLASH_M; e++)
-        coef[mono][e] = g0[e];
-
     sflash_pack(pk, &coef[0][0], (size_t)SFLASH_MONOMIALS * SFLASH_M);
 
     /* sk: s^-1 (rows, then constant), t^-1, packed; then Delta */
-    static sflash_elt flat[2 * (N * N + N)];
     size_t f = 0;
     const affine *inv[2] = {&k.sinv, &k.tinv};
     for (unsigned w = 0; w < 2; w++) {
@@ -494,55 +492,57 @@ int sflash_keypair(uint8_t pk[SFLASH_PK_BYTES], uint8_t sk[SFLASH_SK_BYTES],
     sflash_pack(sk, flat, f);
     memcpy(sk + SFLASH_SK_BYTES - 10, k.delta, 10);
     sodium_memzero(flat, sizeof flat);
+    sodium_memzero(g0, sizeof g0);
     sodium_memzero(g1, sizeof g1);
     sodium_memzero(g2, sizeof g2);
+    sodium_memzero(y, sizeof y);
     sodium_memzero(&k, sizeof k);
     return 0;
 }
 
-/* V (26 elements) from the message: the first 132 bits of M1 = SHA-1(M)
- * and the first 50 bits of M2 = SHA-1(M1), as one 182-bit string. */
-static void hash_v(uint8_t vbits[23], const uint8_t *msg, size_t len)
+/* V, 182 bits (26 elements): the 160 bits of M1 = SHA-1(M) followed by the
+ * first 22 bits of M2 = SHA-1(M1). Bytes 20..22 of vbits: M2[0], M2[1] and
+ * the top 6 bits of M2[2]; the last 2 bits are zero. */
+int sflash_hash_v(uint8_t vbits[23], const uint8_t *msg, size_t len)
 {
     uint8_t m1[20], m2[20];
-    sflash_sha1_bits(m1, msg, 8 * len);
-    sflash_sha1_bits(m2, m1, 160);
-    memset(vbits, 0, 23);
-    for (unsigned i = 0; i < 182; i++) {
-        unsigned bit = i < 132 ? getbit(m1, i) : getbit(m2, i - 132);
-        vbits[i / 8] |= (uint8_t)(bit << (7 - i % 8));
-    }
+    static const uint8_t empty[1];
+    if (EVP_Digest(len ? msg : empty, len, m1, NULL, EVP_sha1(), NULL) != 1 ||
+        EVP_Digest(m1, sizeof m1, m2, NULL, EVP_sha1(), NULL) != 1)
+        return -1;
+    memcpy(vbits, m1, 20);
+    vbits[20] = m2[0];
+    vbits[21] = m2[1];
+    vbits[22] = m2[2] & 0xFC;
+    return 0;
 }
 
 int sflash_sign(uint8_t sig[SFLASH_SIG_BYTES], const uint8_t *msg, size_t len,
                 const uint8_t sk[SFLASH_SK_BYTES])
 {
-    if (!sig || !sk || (!msg && len))
+    enum { NE = 2 * (N * N + N) };
+    if (!sig || !sk || (!msg && len) || !pad_zero(sk, NE))
         return -1;
-    static const size_t NE = 2 * (N * N + N);
-    sflash_elt flat[2 * (N * N + N)];
+    sflash_elt flat[NE];
     affine sinv, tinv;
-    sflash_unpack(flat, sk, NE);
-    if (!pad_zero(sk, NE))
+    /* Y = (V, W): W = the first 77 bits of SHA-1(V || Delta), a 262-bit
+     * string (bits 0..181 V, 182..261 Delta). */
+    uint8_t vd[33] = {0}, w[20], ybits[33] = {0};
+    if (sflash_hash_v(vd, msg, len))
         return -1;
+    sflash_unpack(flat, sk, NE);
     memcpy(sinv.m, flat, N * N);
     memcpy(sinv.c, flat + N * N, N);
     memcpy(tinv.m, flat + N * N + N, N * N);
     memcpy(tinv.c, flat + 2 * N * N + N, N);
 
-    /* Y = (V, W): W = the first 77 bits of SHA-1(V || Delta), a 262-bit
-     * string. */
-    uint8_t vd[33] = {0}, w[20];
-    hash_v(vd, msg, len);
+    memcpy(ybits, vd, 23);
     const uint8_t *delta = sk + SFLASH_SK_BYTES - 10;
     for (unsigned i = 0; i < 80; i++) {
         size_t b = 182 + i;
         vd[b / 8] |= (uint8_t)(getbit(delta, i) << (7 - b % 8));
     }
     sflash_sha1_bits(w, vd, 262);
-    uint8_t ybits[33] = {0};
-    memcpy(ybits, vd, 23);
-    ybits[22] &= 0xFC; /* 182 bits of V */
     for (unsigned i = 0; i < 77; i++) {
         size_t b = 182 + i;
         ybits[b / 8] |= (uint8_t)(getbit(w, i) << (7 - b % 8));
@@ -560,6 +560,7 @@ int sflash_sign(uint8_t sig[SFLASH_SIG_BYTES], const uint8_t *msg, size_t len,
     sodium_memzero(vd, sizeof vd);
     sodium_memzero(w, sizeof w);
     sodium_memzero(ybits, sizeof ybits);
+    sodium_memzero(y, sizeof y);
     sodium_memzero(&a, sizeof a);
     sodium_memzero(&b, sizeof b);
     return 0;
@@ -568,33 +569,36 @@ int sflash_sign(uint8_t sig[SFLASH_SIG_BYTES], const uint8_t *msg, size_t len,
 int sflash_verify(const uint8_t sig[SFLASH_SIG_BYTES], const uint8_t *msg,
                   size_t len, const uint8_t pk[SFLASH_PK_BYTES])
 {
-    static sflash_elt coef[SFLASH_MONOMIALS * SFLASH_M];
     if (!sig || !pk || (!msg && len))
         return -1;
     if (!pad_zero(sig, N) || !pad_zero(pk, (size_t)SFLASH_MONOMIALS * SFLASH_M))
         return -1;
-    sflash_elt x[N], mono[SFLASH_MONOMIALS], g[SFLASH_M] = {0}, v[SFLASH_M];
+    sflash_elt x[N], mono[SFLASH_MONOMIALS], g[SFLASH_M], v[SFLASH_M];
+    uint8_t vbits[23];
+    if (sflash_hash_v(vbits, msg, len))
+        return -1;
+    sflash_unpack(v, vbits, SFLASH_M);
     sflash_unpack(x, sig, N);
-    sflash_unpack(coef, pk, (size_t)SFLASH_MONOMIALS * SFLASH_M);
-    /* everything here is public: table products */
+    /* everything here is public: table products. The monomials in the
+     * key's order, as discrete logarithms (0xFF for 0). */
+    uint8_t lg[SFLASH_MONOMIALS];
     size_t k = 0;
-    for (unsigned i = 0; i < N; i++)
+    mono[k++] = 1;
+    for (unsigned i = 0; i < N; i++) {
+        mono[k++] = x[i];
         for (unsigned j = i; j < N; j++)
             mono[k++] = sflash_kmul_pub(x[i], x[j]);
-    for (unsigned i = 0; i < N; i++)
-        mono[k++] = x[i];
-    mono[k++] = 1;
-    for (k = 0; k < SFLASH_MONOMIALS; k++) {
-        if (!mono[k])
-            continue;
-        unsigned lm = klog[mono[k]];
-        const sflash_elt *c = coef + k * SFLASH_M;
-        for (unsigned e = 0; e < SFLASH_M; e++)
-            if (c[e])
-                g[e] ^= kexp[klog[c[e]] + lm];
     }
-    uint8_t vbits[23];
-    hash_v(vbits, msg, len);
-    sflash_unpack(v, vbits, SFLASH_M);
+    for (k = 0; k < SFLASH_MONOMIALS; k++)
+        lg[k] = mono[k] ? klog[mono[k]] : 0xFF;
+    sflash_elt coef[SFLASH_M][SFLASH_MONOMIALS];
+    sflash_unpack(&coef[0][0], pk, (size_t)SFLASH_MONOMIALS * SFLASH_M);
+    for (unsigned e = 0; e < SFLASH_M; e++) {
+        sflash_elt acc = 0;
+        for (k = 0; k < SFLASH_MONOMIALS; k++)
+            if (coef[e][k] && lg[k] != 0xFF)
+                acc ^= kexp[klog[coef[e][k]] + lg[k]];
+        g[e] = acc;
+    }
     return memcmp(g, v, SFLASH_M) == 0 ? 0 : -1;
 }

@@ -15,6 +15,9 @@ void sflash_F(sflash_l *r, const sflash_l *a);       /* a^(128^11 + 1) */
 void sflash_Finv(sflash_l *r, const sflash_l *a);    /* its inverse map */
 /* The base-128 digits of (128^11 + 1)^-1 mod (128^37 - 1), least first. */
 extern const uint8_t sflash_hinv_digits[SFLASH_N];
+/* V (182 bits, then 2 zero bits): SHA-1(M) || the first 22 bits of
+ * SHA-1(SHA-1(M)), by OpenSSL. -1 if OpenSSL fails. */
+int sflash_hash_v(uint8_t vbits[23], const uint8_t *msg, size_t len);
 /* SHA-1 of the first nbits bits of msg (FIPS 180-4, bit-oriented). */
 void sflash_sha1_bits(uint8_t out[20], const uint8_t *msg, size_t nbits);
 /* The secret map y = t(F(s(x))) on all 37 coordinates, from the

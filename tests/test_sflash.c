@@ -6,6 +6,9 @@
  * arithmetic, SHA-1 against OpenSSL, the public key against the secret
  * map, and round trips with every signature bit flipped.
  */
+/* SHA1_Transform (deprecated in OpenSSL 3, still exported) gives the raw
+ * compression function for the independent check of bit-length padding. */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +196,29 @@ START_TEST(t_sha1)
         sflash_sha1_bits(c, msg, nbits + 1);
         ck_assert(memcmp(a, c, 20) != 0);
     }
+    /* lengths that are not whole bytes (262 is V || Delta) against OpenSSL's
+     * compression function on a block padded by hand (FIPS 180-4 5.1.1):
+     * the nbits bits, a 1 bit, zeros, the 64-bit length */
+    static const size_t lens[] = {1, 7, 9, 100, 181, 182, 261, 262, 263, 300, 446, 447};
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t nbits = lens[li];
+        uint8_t blk[64] = {0};
+        SHA_CTX ctx;
+        for (size_t i = 0; i < 56; i++)
+            msg[i] = rnd8();
+        for (size_t i = 0; i < nbits; i++)
+            blk[i / 8] |= (uint8_t)(((msg[i / 8] >> (7 - i % 8)) & 1) << (7 - i % 8));
+        blk[nbits / 8] |= (uint8_t)(0x80u >> (nbits % 8));
+        for (unsigned i = 0; i < 8; i++)
+            blk[56 + i] = (uint8_t)((uint64_t)nbits >> (56 - 8 * i));
+        SHA1_Init(&ctx);
+        SHA1_Transform(&ctx, blk);
+        const uint32_t hv[5] = {ctx.h0, ctx.h1, ctx.h2, ctx.h3, ctx.h4};
+        for (unsigned i = 0; i < 20; i++)
+            b[i] = (uint8_t)(hv[i / 4] >> (24 - 8 * (i % 4)));
+        sflash_sha1_bits(a, msg, nbits);
+        ck_assert_mem_eq(a, b, 20); /* 447: the last length in one block */
+    }
 }
 END_TEST
 
@@ -240,22 +266,25 @@ START_TEST(t_public_key)
     ck_assert_mem_eq(sk, sk2, SFLASH_SK_BYTES);
     sflash_unpack(coef, pk, SFLASH_MONOMIALS * SFLASH_M);
     for (int it = 0; it < 20; it++) {
-        sflash_elt x[N], y[N], g[SFLASH_M] = {0};
+        sflash_elt x[N], y[N], g[SFLASH_M];
         for (unsigned i = 0; i < N; i++)
             x[i] = rnd8() & 0x7F;
         if (it == 0)
             memset(x, 0, N);
         sflash_secret_map(y, x, seed);
-        size_t k = 0;
-        for (unsigned i = 0; i < N; i++)
-            for (unsigned j = i; j < N; j++, k++)
-                for (unsigned e = 0; e < SFLASH_M; e++)
-                    g[e] ^= kmul_ref(coef[k * SFLASH_M + e], kmul_ref(x[i], x[j]));
-        for (unsigned i = 0; i < N; i++, k++)
-            for (unsigned e = 0; e < SFLASH_M; e++)
-                g[e] ^= kmul_ref(coef[k * SFLASH_M + e], x[i]);
-        for (unsigned e = 0; e < SFLASH_M; e++)
-            g[e] ^= coef[k * SFLASH_M + e];
+        /* equation e: constant; then per i, x_i and x_i x_j (j >= i) */
+        for (unsigned e = 0; e < SFLASH_M; e++) {
+            const sflash_elt *c = coef + (size_t)e * SFLASH_MONOMIALS;
+            size_t k = 0;
+            sflash_elt acc = c[k++];
+            for (unsigned i = 0; i < N; i++) {
+                acc ^= kmul_ref(c[k++], x[i]);
+                for (unsigned j = i; j < N; j++)
+                    acc ^= kmul_ref(c[k++], kmul_ref(x[i], x[j]));
+            }
+            ck_assert_uint_eq(k, SFLASH_MONOMIALS);
+            g[e] = acc;
+        }
         ck_assert_mem_eq(g, y, SFLASH_M);
     }
     seed[0] ^= 1;
@@ -298,6 +327,49 @@ START_TEST(t_sign_verify)
 }
 END_TEST
 
+/* V = SHA-1(M) (160 bits) || the first 22 bits of SHA-1(SHA-1(M)), and
+ * bits 182.. of Y = t(F(s(X))) are the first 77 bits of SHA-1(V || Delta)
+ * (262 bits): the whole of Y, read from the signature through the secret
+ * map, against a bit-by-bit assembly from OpenSSL's SHA-1. */
+static unsigned bit_at(const uint8_t *b, size_t i) { return (b[i / 8] >> (7 - i % 8)) & 1; }
+
+START_TEST(t_message_encoding)
+{
+    uint8_t seed[32], sig[SFLASH_SIG_BYTES], msg[50], m1[20], m2[20], v[23];
+    for (size_t i = 0; i < 32; i++)
+        seed[i] = (uint8_t)(3 * i + 1);
+    ck_assert_int_eq(sflash_keypair(pk, sk, seed), 0);
+    for (size_t len = 0; len < sizeof msg; len += 7) {
+        for (size_t i = 0; i < len; i++)
+            msg[i] = rnd8();
+        SHA1(msg, len, m1);
+        SHA1(m1, 20, m2);
+        uint8_t bits[262], vd[33] = {0}, w[20];
+        for (size_t i = 0; i < 160; i++)
+            bits[i] = (uint8_t)bit_at(m1, i);
+        for (size_t i = 0; i < 22; i++)
+            bits[160 + i] = (uint8_t)bit_at(m2, i);
+        for (size_t i = 0; i < 80; i++) /* Delta: the last 10 bytes of sk */
+            bits[182 + i] = (uint8_t)bit_at(sk + SFLASH_SK_BYTES - 10, i);
+        for (size_t i = 0; i < 262; i++)
+            vd[i / 8] |= (uint8_t)(bits[i] << (7 - i % 8));
+        ck_assert_int_eq(sflash_hash_v(v, msg, len), 0);
+        ck_assert_mem_eq(v, vd, 22);
+        ck_assert_uint_eq(v[22], vd[22] & 0xFC);
+        sflash_sha1_bits(w, vd, 262);
+
+        sflash_elt x[N], y[N];
+        ck_assert_int_eq(sflash_sign(sig, msg, len, sk), 0);
+        sflash_unpack(x, sig, N);
+        sflash_secret_map(y, x, seed);
+        for (size_t i = 0; i < 7 * N; i++) {
+            unsigned want = i < 182 ? bits[i] : bit_at(w, i - 182);
+            ck_assert_uint_eq((y[i / 7] >> (6 - i % 7)) & 1, want);
+        }
+    }
+}
+END_TEST
+
 START_TEST(t_bad_args)
 {
     uint8_t sig[SFLASH_SIG_BYTES] = {0}, seed[32] = {0};
@@ -331,6 +403,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, t_public_key, 0, 2);
     tcase_add_loop_test(tc, t_sign_verify, 0, 3);
+    tcase_add_test(tc, t_message_encoding);
     tcase_add_test(tc, t_bad_args);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
