@@ -314,37 +314,34 @@ static void affine_apply(sflash_elt y[N], const affine *a, const sflash_elt x[N]
     }
 }
 
-/* Inverse of y = M x + c: x = M^-1 y + M^-1 c. Returns -1 if M is
- * singular (key generation only: the branch reveals nothing kept). */
+/* Inverse of y = M x + c: x = M^-1 y + M^-1 c, by constant-time
+ * Gauss-Jordan (a zero pivot is repaired by adding every later row under a
+ * mask; no branch or index depends on M). Returns -1 if M is singular: the
+ * only decision taken on the secret, and it only discards the draw. */
 static int affine_invert(affine *inv, const affine *a)
 {
     sflash_elt w[N][2 * N];
+    uint8_t ok = 1;
     for (unsigned i = 0; i < N; i++)
         for (unsigned j = 0; j < N; j++) {
             w[i][j] = a->m[i][j];
             w[i][N + j] = i == j;
         }
     for (unsigned c = 0; c < N; c++) {
-        unsigned p = c;
-        while (p < N && !w[p][c])
-            p++;
-        if (p == N)
-            return -1;
-        if (p != c)
-            for (unsigned j = 0; j < 2 * N; j++) {
-                sflash_elt t = w[c][j];
-                w[c][j] = w[p][j];
-                w[p][j] = t;
-            }
+        for (unsigned r = c + 1; r < N; r++) {
+            uint8_t zero = (uint8_t)(((unsigned)w[c][c] - 1) >> 8); /* 0xFF iff 0 */
+            for (unsigned j = 0; j < 2 * N; j++)
+                w[c][j] ^= w[r][j] & zero;
+        }
+        ok &= (uint8_t)(((unsigned)w[c][c] + 0xFF) >> 8); /* 1 iff nonzero */
         sflash_elt iv = kinv(w[c][c]);
         for (unsigned j = 0; j < 2 * N; j++)
             w[c][j] = sflash_kmul(w[c][j], iv);
-        for (unsigned r = 0; r < N; r++)
-            if (r != c && w[r][c]) {
-                sflash_elt f = w[r][c];
-                for (unsigned j = 0; j < 2 * N; j++)
-                    w[r][j] ^= sflash_kmul(f, w[c][j]);
-            }
+        for (unsigned r = 0; r < N; r++) {
+            sflash_elt f = w[r][c] & (sflash_elt)-(uint8_t)(r != c);
+            for (unsigned j = 0; j < 2 * N; j++)
+                w[r][j] ^= sflash_kmul(f, w[c][j]);
+        }
     }
     for (unsigned i = 0; i < N; i++)
         memcpy(inv->m[i], w[i] + N, N);
@@ -352,7 +349,8 @@ static int affine_invert(affine *inv, const affine *a)
     memset(lin.c, 0, N);
     affine_apply(inv->c, &lin, a->c); /* M^-1 c */
     sodium_memzero(w, sizeof w);
-    return 0;
+    sodium_memzero(&lin, sizeof lin);
+    return ok ? 0 : -1;
 }
 
 /* ChaCha20 (IETF, zero nonce) keystream from the seed, byte by byte. */

@@ -395,6 +395,20 @@ static void free_list(scheme_list *l)
 
 static const char *const backends[] = {"ref", "swar", "avx2", "gfni"};
 
+/* A scheme with one configuration (SFLASH, Ed25519); -1 only if out of
+ * memory (a failed set-up is listed as skipped). */
+static int add_single(scheme_list *l, int family, const char *name, const char *lib,
+                      int (*setup)(scheme *))
+{
+    scheme *sc = add(l, family);
+    if (!sc)
+        return -1;
+    snprintf(sc->name, sizeof sc->name, "%s", name);
+    snprintf(sc->backend, sizeof sc->backend, "%s", lib);
+    settle(l, setup(sc), "set-up failed");
+    return 0;
+}
+
 /* all_backends: every TTS backend (else the automatic one only); modern:
  * also P-256, RSA-2048/3072 and Ed25519 (table measures only what the
  * 2004 tables name). */
@@ -438,22 +452,9 @@ static int build_list(scheme_list *l, const char *autob, int all_backends, int m
         snprintf(sc->backend, sizeof sc->backend, "openssl");
         settle(l, setup_evp(sc), "RSA not available in this OpenSSL (EVP failed)");
     }
-    {
-        scheme *sc = add(l, FAM_SFLASH);
-        if (!sc)
-            return -1;
-        snprintf(sc->name, sizeof sc->name, "SFLASH(26,37)");
-        snprintf(sc->backend, sizeof sc->backend, "sflash-ref");
-        settle(l, setup_sflash(sc), "set-up failed");
-    }
-    if (modern) {
-        scheme *sc = add(l, FAM_ED25519);
-        if (!sc)
-            return -1;
-        snprintf(sc->name, sizeof sc->name, "Ed25519");
-        snprintf(sc->backend, sizeof sc->backend, "libsodium");
-        settle(l, setup_ed25519(sc), "set-up failed");
-    }
+    if (add_single(l, FAM_SFLASH, "SFLASH(26,37)", "sflash-ref", setup_sflash) ||
+        (modern && add_single(l, FAM_ED25519, "Ed25519", "libsodium", setup_ed25519)))
+        return -1;
     return 0;
 }
 
