@@ -441,14 +441,82 @@ static void SIMD_FN(pk_eval)(uint8_t *out, const uint8_t *pk, const uint8_t *w,
     for (unsigned j = 0; j < n; j++)
         sc[j] = sc_pub(w[j]);
     const uint8_t *blk = pk;
-    for (unsigned i = 0; i < n; i++) {
+    unsigned i = 0;
+    if (nv == 1) {
+        /* Four rows at a time: blocks (i..i+3, j) share x_j's tables, so
+         * four products cost one pair of table loads. */
+        for (; i + 3 < n; i += 4) {
+            const uint8_t *r0 = blk, *r1 = r0 + (size_t)(n - i) * m;
+            const uint8_t *r2 = r1 + (size_t)(n - i - 1) * m, *r3 = r2 + (size_t)(n - i - 2) * m;
+            vec a0 = _mm256_xor_si256(_mm256_xor_si256(sc_mul(sc[i], vload(r0)),
+                                                       sc_mul(sc[i + 1], vload(r0 + m))),
+                                      sc_mul(sc[i + 2], vload(r0 + 2 * m)));
+            vec a1 = _mm256_xor_si256(sc_mul(sc[i + 1], vload(r1)), sc_mul(sc[i + 2], vload(r1 + m)));
+            vec a2 = sc_mul(sc[i + 2], vload(r2)), a3 = _mm256_setzero_si256();
+            r0 += 3 * m;
+            r1 += 2 * m;
+            r2 += m;
+            for (unsigned j = i + 3; j < n; j++, r0 += m, r1 += m, r2 += m, r3 += m) {
+                const sc_t t = sc[j];
+                a0 = _mm256_xor_si256(a0, sc_mul(t, vload(r0)));
+                a1 = _mm256_xor_si256(a1, sc_mul(t, vload(r1)));
+                a2 = _mm256_xor_si256(a2, sc_mul(t, vload(r2)));
+                a3 = _mm256_xor_si256(a3, sc_mul(t, vload(r3)));
+            }
+            blk = r3;
+            const uint8_t *L = lin + (size_t)i * m;
+            if ((size_t)(L + 3 * m - pk) <= safe) {
+                a0 = _mm256_xor_si256(a0, vload(L));
+                a1 = _mm256_xor_si256(a1, vload(L + m));
+                a2 = _mm256_xor_si256(a2, vload(L + 2 * m));
+                a3 = _mm256_xor_si256(a3, vload(L + 3 * m));
+            } else {
+                a0 = _mm256_xor_si256(a0, vload_part(L, m));
+                a1 = _mm256_xor_si256(a1, vload_part(L + m, m));
+                a2 = _mm256_xor_si256(a2, vload_part(L + 2 * m, m));
+                a3 = _mm256_xor_si256(a3, vload_part(L + 3 * m, m));
+            }
+            o0 = _mm256_xor_si256(o0, _mm256_xor_si256(sc_mul(sc[i], a0), sc_mul(sc[i + 1], a1)));
+            o1 = _mm256_xor_si256(o1, _mm256_xor_si256(sc_mul(sc[i + 2], a2), sc_mul(sc[i + 3], a3)));
+        }
+        o0 = _mm256_xor_si256(o0, o1);
+        o1 = _mm256_setzero_si256();
+    }
+    if (nv == 2) {
+        /* Two rows at a time (two vectors each), sharing x_j's tables. */
+        for (; i + 1 < n; i += 2) {
+            const uint8_t *r0 = blk, *r1 = r0 + (size_t)(n - i) * m;
+            vec a0 = sc_mul(sc[i], vload(r0)), a1 = sc_mul(sc[i], vload(r0 + 32));
+            vec c0 = _mm256_setzero_si256(), c1 = c0;
+            r0 += m;
+            for (unsigned j = i + 1; j < n; j++, r0 += m, r1 += m) {
+                const sc_t t = sc[j];
+                a0 = _mm256_xor_si256(a0, sc_mul(t, vload(r0)));
+                a1 = _mm256_xor_si256(a1, sc_mul(t, vload(r0 + 32)));
+                c0 = _mm256_xor_si256(c0, sc_mul(t, vload(r1)));
+                c1 = _mm256_xor_si256(c1, sc_mul(t, vload(r1 + 32)));
+            }
+            blk = r1;
+            const uint8_t *L = lin + (size_t)i * m;
+            if ((size_t)(L + m - pk) <= safe) {
+                a0 = _mm256_xor_si256(a0, vload(L));
+                a1 = _mm256_xor_si256(a1, vload(L + 32));
+                c0 = _mm256_xor_si256(c0, vload(L + m));
+                c1 = _mm256_xor_si256(c1, vload(L + m + 32));
+            } else {
+                a0 = _mm256_xor_si256(a0, vload_part(L, 32));
+                a1 = _mm256_xor_si256(a1, vload_part(L + 32, m - 32));
+                c0 = _mm256_xor_si256(c0, vload_part(L + m, 32));
+                c1 = _mm256_xor_si256(c1, vload_part(L + m + 32, m - 32));
+            }
+            o0 = _mm256_xor_si256(o0, _mm256_xor_si256(sc_mul(sc[i], a0), sc_mul(sc[i + 1], c0)));
+            o1 = _mm256_xor_si256(o1, _mm256_xor_si256(sc_mul(sc[i], a1), sc_mul(sc[i + 1], c1)));
+        }
+    }
+    for (; i < n; i++) {
         vec a0 = _mm256_setzero_si256(), a1 = a0, b0 = a0, b1 = a0;
         unsigned j = i;
         if (nv == 1) {
-            for (; j + 1 < n; j += 2, blk += 2 * m) {
-                a0 = _mm256_xor_si256(a0, sc_mul(sc[j], vload(blk)));
-                b0 = _mm256_xor_si256(b0, sc_mul(sc[j + 1], vload(blk + m)));
-            }
             for (; j < n; j++, blk += m)
                 a0 = _mm256_xor_si256(a0, sc_mul(sc[j], vload(blk)));
         } else {
