@@ -126,12 +126,22 @@ static inline __attribute__((always_inline)) __m256i v_mul(__m256i a, __m256i b)
     return fx_mul(&f, a);
 }
 
-/* x^254 = x^-1 (0 -> 0), the chain of gf256_inv with squarings by table. */
-static inline __attribute__((always_inline)) __m256i v_inv(__m256i x)
+/* x^-1 (0 -> 0) from the 256-byte table: all 16 rows are looked up with
+ * x's low nibble and each kept where x's high nibble names it, so no
+ * address depends on x. 16 lookups, independent of one another: shorter
+ * and about 4x fewer operations than the x^254 chain of products. */
+static inline __m256i v_inv(__m256i x)
 {
-    __m256i x2 = v_sqr(x), x3 = v_mul(x2, x), x12 = v_sqr(v_sqr(x3));
-    __m256i x15 = v_mul(x12, x3), x240 = v_sqr(v_sqr(v_sqr(v_sqr(x15))));
-    return v_mul(v_mul(x240, x12), x2);
+    const __m256i mask = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1);
+    const __m256i l = _mm256_and_si256(x, mask);
+    __m256i h = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask), r = _mm256_setzero_si256();
+    for (int c = 0; c < 16; c++) {
+        const __m256i t = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tts_avx2_inv[c]));
+        r = _mm256_xor_si256(r, _mm256_and_si256(_mm256_shuffle_epi8(t, l),
+                                                 _mm256_cmpeq_epi8(h, _mm256_setzero_si256())));
+        h = _mm256_sub_epi8(h, one);
+    }
+    return r;
 }
 
 #define SIMD_NAME "avx2"

@@ -84,6 +84,35 @@ START_TEST(t_field_kernels)
 }
 END_TEST
 
+/* Inversion in gauss on every field element: diagonal systems [D | I]
+ * (32 rows, so a vector backend inverts a whole register of pivots) whose
+ * diagonals together run through all 255 nonzero bytes; the right block
+ * must become D^-1 by the field definition. A zero on the diagonal must
+ * make the system singular. */
+START_TEST(t_gauss_inverse)
+{
+    const tts_kernels *k = be[_i];
+    enum { N = 32 };
+    uint8_t M[N * 2 * N];
+    for (unsigned base = 1; base < 256; base += N) {
+        memset(M, 0, sizeof M);
+        for (unsigned r = 0; r < N; r++) {
+            M[r * 2 * N + r] = (uint8_t)(base + r > 255 ? base + r - 255 : base + r);
+            M[r * 2 * N + N + r] = 1;
+        }
+        ck_assert_uint_eq(k->gauss(M, N, 2 * N), 1);
+        for (unsigned r = 0; r < N; r++) {
+            const uint8_t d = (uint8_t)(base + r > 255 ? base + r - 255 : base + r);
+            ck_assert_msg(gf256_mul(M[r * 2 * N + N + r], d) == 1, "%s 1/%u", k->name, d);
+        }
+    }
+    memset(M, 0, sizeof M);
+    for (unsigned r = 0; r < N; r++)
+        M[r * 2 * N + r] = M[r * 2 * N + N + r] = (uint8_t)(r == 17 ? 0 : r + 1);
+    ck_assert_uint_eq(k->gauss(M, N, 2 * N), 0);
+}
+END_TEST
+
 START_TEST(t_matrix_kernels)
 {
     const tts_kernels *k = be[_i];
@@ -306,6 +335,7 @@ int main(void)
         tcase_add_loop_test(tc, t_field_kernels, 0, (int)nbe);
         tcase_add_loop_test(tc, t_matrix_kernels, 0, (int)nbe);
         tcase_add_loop_test(tc, t_pk_eval, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_gauss_inverse, 0, (int)nbe);
         tcase_add_loop_test(tc, t_solve_layer, 0, (int)nbe);
         tcase_add_loop_test(tc, t_scheme, 0, (int)nkern);
     }
