@@ -92,6 +92,10 @@ typedef struct tts_kernels {
 } tts_kernels;
 
 extern const tts_kernels tts_kernels_ref;
+
+/* Tests only: nonzero makes public-key synthesis skip its heap buffers and
+ * take the stack fallback (the path of a failed malloc). Not exported. */
+extern int tts_synth_no_heap;
 void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols);
 const tts_kernels *tts_kernels_get(void);
 

@@ -73,27 +73,30 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
  *   C = A3^T S, so C[l][kk*n + l'] = Q_k[l][l'] + Q_k[l'][l];
  *   diag_k = sum_t p_t (a_u * a_w) elementwise.
  * The central coefficients of output k are written to row k of PKT, then
- * pk = (A1 PKT)^T. PKT lives in pk itself, cut into column chunks of
- * TTS_PKT_W monomials: chunk j (width wj) holds PKT[k][j*W + c] at
+ * pk = (A1 PKT)^T. PKT lives in pk itself, cut into column chunks of W
+ * monomials (W = TTS_PKT_W, or all of them when the heap buffers can take
+ * the mixing): chunk j (width wj) holds PKT[k][j*W + c] at
  * j*W*m + k*wj + c, which is exactly the span of pk its monomials occupy,
  * so each chunk is mixed by A1 and transposed in place.
  */
 #define TTS_PKT_W 256
 #define TTS_SYN_BUF 16384 /* bytes of S and of C: n * K * n */
 
-static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, unsigned k,
+static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, size_t W, unsigned k,
                     size_t mono, const uint8_t *src, size_t len)
 {
     while (len) {
-        size_t j = mono / TTS_PKT_W, c = mono % TTS_PKT_W;
-        size_t wj = nmono - j * TTS_PKT_W < TTS_PKT_W ? nmono - j * TTS_PKT_W : TTS_PKT_W;
+        size_t j = mono / W, c = mono % W;
+        size_t wj = nmono - j * W < W ? nmono - j * W : W;
         size_t take = wj - c < len ? wj - c : len;
-        memcpy(pk + j * TTS_PKT_W * m + (size_t)k * wj + c, src, take);
+        memcpy(pk + j * W * m + (size_t)k * wj + c, src, take);
         mono += take;
         src += take;
         len -= take;
     }
 }
+
+int tts_synth_no_heap;
 
 int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
                       const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
@@ -111,10 +114,14 @@ int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
      * A3^T then share their scalar tables); else groups that fit the stack
      * buffers. Either way the same bytes. */
     const size_t sc_all = (size_t)n * m * n;
-    uint8_t *heap = malloc(2 * sc_all + 64);
+    uint8_t *heap = tts_synth_no_heap ? NULL : malloc(2 * sc_all + 64);
     uint8_t *S = heap ? heap : Sbuf, *C = heap ? heap + sc_all + 64 : Cbuf;
     const size_t sbytes = heap ? sc_all + 64 : sizeof Sbuf;
     const unsigned K = heap ? m : (TTS_SYN_BUF / (n * n) < m ? TTS_SYN_BUF / (n * n) : m);
+    /* The mixing by A1 in one chunk when the heap buffers (n^2 m >= m nmono
+     * bytes each) can take it: the kernel then makes A1's m^2 scalar tables
+     * once, not once per chunk. */
+    const size_t W = heap ? nmono : TTS_PKT_W;
     uint8_t cu[TTS_MAX_COEFFS], cw[TTS_MAX_COEFFS], e[64], row[64], d[64];
     uint8_t prow[TTS_MAX_PK_BYTES / TTS_MAX_M];
     uint8_t blk[TTS_MAX_M * TTS_PKT_W], mix[TTS_MAX_M * TTS_PKT_W];
@@ -163,16 +170,17 @@ int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
                 memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, n - l - 1);
             }
             memcpy(prow + nq, e, n);
-            pkt_put(pk, m, nmono, o, 0, prow, nmono);
+            pkt_put(pk, m, nmono, W, o, 0, prow, nmono);
         }
     }
     /* pk chunk by chunk: (A1 PKT_chunk)^T. */
-    for (size_t c0 = 0; c0 < nmono; c0 += TTS_PKT_W) {
-        const unsigned wj = nmono - c0 < TTS_PKT_W ? (unsigned)(nmono - c0) : TTS_PKT_W;
+    uint8_t *mb = heap ? S : blk, *mm = heap ? C : mix;
+    for (size_t c0 = 0; c0 < nmono; c0 += W) {
+        const unsigned wj = (unsigned)(nmono - c0 < W ? nmono - c0 : W);
         uint8_t *dst = pk + c0 * m;
-        memcpy(blk, dst, (size_t)m * wj);
-        k->matmul(mix, A1, blk, m, m, wj);
-        k->transpose(dst, mix, m, wj);
+        memcpy(mb, dst, (size_t)m * wj);
+        k->matmul(mm, A1, mb, m, m, wj);
+        k->transpose(dst, mm, m, wj);
     }
     sodium_memzero(A3T, sizeof A3T);
     sodium_memzero(A3P, sizeof A3P);

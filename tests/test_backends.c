@@ -242,6 +242,14 @@ START_TEST(t_scheme)
             uint8_t pk3[TTS_MAX_PK_BYTES];
             ck_assert_int_eq(tts_pk_from_sk(p, pk3, sk1), TTS_OK);
             ck_assert(memcmp(pk1, pk3, pk_bytes(p)) == 0);
+            /* the stack fallback of synthesis (output groups, mixing in
+             * chunks) gives the same key as the one-group heap path */
+            tts_synth_no_heap = 1;
+            memset(pk3, 0, sizeof pk3);
+            ck_assert_int_eq(tts_pk_from_sk(p, pk3, sk1), TTS_OK);
+            tts_synth_no_heap = 0;
+            ck_assert_msg(memcmp(pk1, pk3, pk_bytes(p)) == 0, "%s %s stack synthesis", k->name,
+                          p->name);
             ck_assert_int_eq(tts_sk_check(p, sk1), TTS_OK);
             for (int msg = 0; msg < 8; msg++) {
                 rnd(dg, p->m);
