@@ -349,10 +349,63 @@ static void SIMD_FN(matmul)(uint8_t *C, const uint8_t *A, const uint8_t *B,
         }
         return;
     }
-    sc_t tab[MM_MAXIN];
+    sc_t tab[MM_MAXIN], tab1[MM_MAXIN];
     const size_t btotal = (size_t)inner * cols;
     const unsigned full = cols / 128 * 128;
-    for (unsigned i = 0; i < rows; i++) {
+    unsigned i = 0;
+    /* Two rows of C at a time: each vector of B is split into nibbles once
+     * for both rows' tables. */
+    for (; i + 1 < rows; i += 2) {
+        for (unsigned k = 0; k < inner; k++) {
+            tab[k] = sc_make(_mm256_set1_epi8((char)A[(size_t)i * inner + k]));
+            tab1[k] = sc_make(_mm256_set1_epi8((char)A[(size_t)(i + 1) * inner + k]));
+        }
+        uint8_t *c = C + (size_t)i * cols, *c1 = c + cols;
+        for (unsigned c0 = 0; c0 < full; c0 += 128) {
+            vec a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+            vec d0 = a0, d1 = a0, d2 = a0, d3 = a0;
+            const uint8_t *b = B + c0;
+            for (unsigned k = 0; k < inner; k++, b += cols) {
+                const sp_t b0 = sp_make(vload(b)), b1 = sp_make(vload(b + 32));
+                const sp_t b2 = sp_make(vload(b + 64)), b3 = sp_make(vload(b + 96));
+                a0 = _mm256_xor_si256(a0, sc_mul_sp(tab[k], b0));
+                d0 = _mm256_xor_si256(d0, sc_mul_sp(tab1[k], b0));
+                a1 = _mm256_xor_si256(a1, sc_mul_sp(tab[k], b1));
+                d1 = _mm256_xor_si256(d1, sc_mul_sp(tab1[k], b1));
+                a2 = _mm256_xor_si256(a2, sc_mul_sp(tab[k], b2));
+                d2 = _mm256_xor_si256(d2, sc_mul_sp(tab1[k], b2));
+                a3 = _mm256_xor_si256(a3, sc_mul_sp(tab[k], b3));
+                d3 = _mm256_xor_si256(d3, sc_mul_sp(tab1[k], b3));
+            }
+            vstore(c + c0, a0);
+            vstore(c + c0 + 32, a1);
+            vstore(c + c0 + 64, a2);
+            vstore(c + c0 + 96, a3);
+            vstore(c1 + c0, d0);
+            vstore(c1 + c0 + 32, d1);
+            vstore(c1 + c0 + 64, d2);
+            vstore(c1 + c0 + 96, d3);
+        }
+        for (unsigned c0 = full; c0 < cols; c0 += 32) {
+            const unsigned w = cols - c0 < 32 ? cols - c0 : 32;
+            vec a0 = _mm256_setzero_si256(), d0 = a0;
+            for (unsigned k = 0; k < inner; k++) {
+                const size_t off = (size_t)k * cols + c0;
+                const sp_t b = sp_make(off + 32 <= btotal ? vload(B + off)
+                                                          : vload_part(B + off, btotal - off));
+                a0 = _mm256_xor_si256(a0, sc_mul_sp(tab[k], b));
+                d0 = _mm256_xor_si256(d0, sc_mul_sp(tab1[k], b));
+            }
+            if (w == 32) {
+                vstore(c + c0, a0);
+                vstore(c1 + c0, d0);
+            } else {
+                vstore_part(c + c0, a0, w);
+                vstore_part(c1 + c0, d0, w);
+            }
+        }
+    }
+    for (; i < rows; i++) {
         for (unsigned k = 0; k < inner; k++)
             tab[k] = sc_make(_mm256_set1_epi8((char)A[(size_t)i * inner + k]));
         uint8_t *c = C + (size_t)i * cols;
@@ -385,6 +438,7 @@ static void SIMD_FN(matmul)(uint8_t *C, const uint8_t *A, const uint8_t *B,
         }
     }
     wipe(tab, sizeof tab);
+    wipe(tab1, sizeof tab1);
 }
 
 /* dst = src^T by 16 x 16 byte blocks: four rounds of unpacks, each halving

@@ -70,8 +70,11 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
  * As matrix products, for a group of K outputs at once:
  *   S[r] = sum over the group's terms of p_t a_w (if u = r) and p_t a_u (if
  *          w = r), output kk in columns kk*n .. kk*n + n-1;
- *   C = A3^T S, so C[l][kk*n + l'] = Q_k[l][l'] + Q_k[l'][l];
- *   diag_k = sum_t p_t (a_u * a_w) elementwise.
+ *   C = [A3^T; c3^T] S, so C[l][kk*n + l'] = Q_k[l][l'] + Q_k[l'][l] and
+ *          row n is c3^T S_k = sum_t (p_t c3_u) a_w + (p_t c3_w) a_u, the
+ *          linear part less a_k;
+ *   diag_k = sum_t p_t (a_u * a_w) elementwise, with p_t a_w made once for
+ *          S and the diagonal.
  * The central coefficients of output k are written to row k of PKT, then
  * pk = (A1 PKT)^T. PKT lives in pk itself, cut into column chunks of W
  * monomials (W = TTS_PKT_W, or all of them when the heap buffers can take
@@ -80,7 +83,7 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
  * so each chunk is mixed by A1 and transposed in place.
  */
 #define TTS_PKT_W 256
-#define TTS_SYN_BUF 16384 /* bytes of S and of C: n * K * n */
+#define TTS_SYN_BUF 16384 /* bytes of S (n K n) and of C ((n + 1) K n) */
 
 static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, size_t W, unsigned k,
                     size_t mono, const uint8_t *src, size_t len)
@@ -108,68 +111,71 @@ int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
      * with zero products, i.e. left unchanged. */
     const unsigned NP = (n + 31) / 32 * 32;
     const size_t nq = pk_quad_monomials(p), nmono = pk_monomials(p);
-    uint8_t A3T[TTS_MAX_N * TTS_MAX_N], A3P[TTS_MAX_N * 64];
-    uint8_t Sbuf[TTS_SYN_BUF + 64], Cbuf[TTS_SYN_BUF];
+    /* A3T: A3^T with c3 as an extra row n, so that the product by S also
+     * gives the linear parts c3^T S_k. */
+    uint8_t A3T[(TTS_MAX_N + 1) * TTS_MAX_N], A3P[TTS_MAX_N * 64];
+    uint8_t Sbuf[TTS_SYN_BUF + 64], Cbuf[TTS_SYN_BUF + 64];
     /* All m outputs in one group if the heap gives room (the products by
-     * A3^T then share their scalar tables); else groups that fit the stack
-     * buffers. Either way the same bytes. */
-    const size_t sc_all = (size_t)n * m * n;
-    uint8_t *heap = tts_synth_no_heap ? NULL : malloc(2 * sc_all + 64);
-    uint8_t *S = heap ? heap : Sbuf, *C = heap ? heap + sc_all + 64 : Cbuf;
-    const size_t sbytes = heap ? sc_all + 64 : sizeof Sbuf;
-    const unsigned K = heap ? m : (TTS_SYN_BUF / (n * n) < m ? TTS_SYN_BUF / (n * n) : m);
+     * A3T then share their scalar tables); else groups that fit the stack
+     * buffers. Either way the same bytes. C has 64 bytes of slack for the
+     * fixed-size copies out of it. */
+    const size_t s_all = (size_t)n * m * n, c_all = (size_t)(n + 1) * m * n;
+    uint8_t *heap = tts_synth_no_heap ? NULL : malloc(s_all + c_all + 128);
+    uint8_t *S = heap ? heap : Sbuf, *C = heap ? heap + s_all + 64 : Cbuf;
+    const size_t sbytes = heap ? s_all + 64 : sizeof Sbuf;
+    const unsigned K = heap ? m : (TTS_SYN_BUF / ((n + 1) * n) < m ? TTS_SYN_BUF / ((n + 1) * n) : m);
     /* The mixing by A1 in one chunk when the heap buffers (n^2 m >= m nmono
      * bytes each) can take it: the kernel then makes A1's m^2 scalar tables
      * once, not once per chunk. */
     const size_t W = heap ? nmono : TTS_PKT_W;
-    uint8_t cu[TTS_MAX_COEFFS], cw[TTS_MAX_COEFFS], e[64], row[64], d[64];
-    uint8_t prow[TTS_MAX_PK_BYTES / TTS_MAX_M];
+    uint8_t P[64], d[64], diag[TTS_MAX_M * 64];
+    uint8_t prow[TTS_MAX_PK_BYTES / TTS_MAX_M + 64];
     uint8_t blk[TTS_MAX_M * TTS_PKT_W], mix[TTS_MAX_M * TTS_PKT_W];
 
     memset(A3P, 0, sizeof A3P);
     for (unsigned r = 0; r < n; r++)
         memcpy(A3P + r * NP, A3 + r * n, n);
     k->transpose(A3T, A3, n, n);
-    /* cu[t] = p_t c3_u, cw[t] = p_t c3_w: the linear-term scalars. */
-    for (unsigned t = 0; t < p->coeffs; t++) {
-        cu[t] = c3[p->terms[t].u];
-        cw[t] = c3[p->terms[t].w];
-    }
-    k->vmul(cu, cu, coef, p->coeffs);
-    k->vmul(cw, cw, coef, p->coeffs);
+    memcpy(A3T + (size_t)n * n, c3, n);
 
     for (unsigned k0 = 0; k0 < m; k0 += K) {
         const unsigned kc = m - k0 < K ? m - k0 : K, cols = kc * n;
         memset(S, 0, sbytes);
+        memset(diag, 0, (size_t)kc * NP);
+        /* Per term: P = p_t a_w goes to S[u] and, times a_u, to the
+         * diagonal; p_t a_u goes to S[w]. */
         for (unsigned t = 0; t < p->coeffs; t++) {
             const tts_term *T = &p->terms[t];
             unsigned kk = T->row - v - k0;
             if (T->row < v + k0 || kk >= kc) /* public structure */
                 continue;
-            k->madd(S + (size_t)T->u * cols + kk * n, A3P + (size_t)T->w * NP, coef[t], NP);
-            k->madd(S + (size_t)T->w * cols + kk * n, A3P + (size_t)T->u * NP, coef[t], NP);
-        }
-        k->matmul(C, A3T, S, n, n, cols);
-        for (unsigned kk = 0; kk < kc; kk++) {
-            const unsigned o = k0 + kk, rowi = v + o;
-            memset(row, 0, sizeof row);
-            memcpy(e, A3P + (size_t)rowi * NP, NP); /* linear part, from x_k */
-            for (unsigned t = p->layer[0]; t < p->coeffs; t++) {
-                const tts_term *T = &p->terms[t];
-                if (T->row != rowi)
-                    continue;
-                const uint8_t *au = A3P + (size_t)T->u * NP, *aw = A3P + (size_t)T->w * NP;
-                k->madd(e, au, cw[t], NP);
-                k->madd(e, aw, cu[t], NP);
-                k->vmul(d, au, aw, NP);
-                k->madd(row, d, coef[t], NP);
+            const uint8_t *au = A3P + (size_t)T->u * NP, *aw = A3P + (size_t)T->w * NP;
+            uint8_t *su = S + (size_t)T->u * cols + kk * n, *dg = diag + (size_t)kk * NP;
+            memset(P, 0, NP);
+            k->madd(P, aw, coef[t], NP);
+            k->vmul(d, au, P, NP);
+            for (unsigned j = 0; j < NP; j++) {
+                su[j] ^= P[j];
+                dg[j] ^= d[j];
             }
+            k->madd(S + (size_t)T->w * cols + kk * n, au, coef[t], NP);
+        }
+        k->matmul(C, A3T, S, n + 1, n, cols);
+        for (unsigned kk = 0; kk < kc; kk++) {
+            const unsigned o = k0 + kk;
+            const uint8_t *dg = diag + (size_t)kk * NP, *lin = C + (size_t)n * cols + kk * n;
+            /* Row l's monomials w_l w_l' (l' > l) in order; each copy takes
+             * a fixed 64 bytes (n < 64) and the next row's copy overwrites
+             * what it took too many. */
             for (unsigned l = 0; l < n; l++) {
                 size_t q = pk_mono_index(n, l, l);
-                prow[q] = row[l];
-                memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, n - l - 1);
+                prow[q] = dg[l];
+                memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, 64);
             }
-            memcpy(prow + nq, e, n);
+            /* linear part: a_k + c3^T S_k */
+            const uint8_t *ak = A3P + (size_t)(v + o) * NP;
+            for (unsigned j = 0; j < n; j++)
+                prow[nq + j] = ak[j] ^ lin[j];
             pkt_put(pk, m, nmono, W, o, 0, prow, nmono);
         }
     }
@@ -185,17 +191,15 @@ int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
     sodium_memzero(A3T, sizeof A3T);
     sodium_memzero(A3P, sizeof A3P);
     if (heap) {
-        sodium_memzero(heap, 2 * sc_all + 64);
+        sodium_memzero(heap, s_all + c_all + 128);
         free(heap);
     } else {
         sodium_memzero(Sbuf, sizeof Sbuf);
         sodium_memzero(Cbuf, sizeof Cbuf);
     }
-    sodium_memzero(cu, sizeof cu);
-    sodium_memzero(cw, sizeof cw);
-    sodium_memzero(e, sizeof e);
-    sodium_memzero(row, sizeof row);
+    sodium_memzero(P, sizeof P);
     sodium_memzero(d, sizeof d);
+    sodium_memzero(diag, sizeof diag);
     sodium_memzero(prow, sizeof prow);
     sodium_memzero(blk, sizeof blk);
     sodium_memzero(mix, sizeof mix);
