@@ -43,6 +43,12 @@ xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
 ssta=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$base.map")))
+# chacha.c borrows internal RAM 0x40..0x7F while a block runs (interrupts
+# may push meanwhile): the stack must start above it.
+if [ "$ssta" -lt 128 ]; then
+    echo "build-image.sh: $out: stack at $ssta overlaps the ChaCha20 state (0x40..0x7F)" >&2
+    exit 1
+fi
 # internal RAM: highest byte the firmware touched in a run of every command
 iram=-1
 req=$obj/probe.req

@@ -76,7 +76,7 @@
 #define PG(x) (((x) + 255) & 0xFF00)
 #define X_CMD    0x0000          /* command data, 255 bytes */
 #define X_RESP   0x0100          /* response data, 255 bytes */
-#define X_STR    0x0200          /* ChaCha20: key 32, counter 4, block 64 */
+#define X_STR    0x0200          /* ChaCha20: input block 64 (constant, key, counter, nonce), output block 64 */
 #define X_MISC   0x0300          /* non-volatile flags */
 #define X_WMAP   0x0400          /* PUT KEY written-bytes bitmap */
 #define WMAP_BYTES ((SK_BYTES + 7) / 8)

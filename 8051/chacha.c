@@ -1,26 +1,91 @@
 /*
  * ChaCha20 keystream (RFC 8439 block function; key = 32 bytes, nonce zero,
- * block counter from 0), consumed byte by byte. The 16-word working state
- * lives in ISCR; key, counter and the current block in XDATA at X_STR.
- * The block function is the C twin of chacha_asm.asm (-DCARD_C_KERNELS).
+ * block counter from 0), consumed byte by byte.
+ *
+ * XDATA page X_STR (owned by this module):
+ *   X_STR + 0 .. 63    the input block: "expand 32-byte k", key (+16),
+ *                      block counter (+48, little endian), nonce 0 (+52)
+ *   X_STR + 64 .. 127  the current keystream block
+ * The block function of the assembly build (chacha_block below) keeps the
+ * 16-word working state in the lower internal RAM at 0x40..0x7F,
+ * where every byte is direct-addressable; the old contents of those 64
+ * bytes are parked in the output block while it runs and put back at the
+ * end, so a block changes no internal RAM (the Timer 0 interrupt, the
+ * only other code that can run meanwhile, touches only t0_ovf at 0x08 and
+ * the stack). The C twin (-DCARD_C_KERNELS) works on ISCR as before; both
+ * give the same stream.
  */
 #include "card.h"
 
-#define SKEY   XP(X_STR)
-#define SCTR   (*(__xdata uint32_t *)(X_STR + 32))
+#define SIN    ((__xdata uint32_t *)X_STR)
+#define SCTR   (*(__xdata uint32_t *)(X_STR + 48))
 #define SBLK   XP(X_STR + 64)
+
+#if (X_STR & 0xFF) != 0
+#error "chacha.c: the ChaCha20 page must start on a 256-byte boundary"
+#endif
 
 __data uint8_t st_pos;
 __xdata uint32_t prof_chacha;
 
+static __code const uint8_t sigma[16] = {
+    'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
+};
+
+#ifdef CARD_C_KERNELS
 void stream_init(__xdata uint8_t *key)
 {
     uint8_t i;
+    __xdata uint8_t *in = XP(X_STR);
+    for (i = 0; i < 16; i++)
+        in[i] = sigma[i];
     for (i = 0; i < 32; i++)
-        SKEY[i] = key[i];
-    SCTR = 0;
+        in[16 + i] = key[i];
+    for (i = 48; i < 64; i++)
+        in[i] = 0;
     st_pos = 64;
 }
+#else
+/* The same in assembly: key in DPTR; the page through P2 and MOVX @R1. */
+void stream_init(__xdata uint8_t *key) __naked
+{
+    key;
+    __asm
+        push 0xa0
+        mov  0xa0, #(X_STR >> 8)
+        mov  r2, dpl
+        mov  r3, dph
+        mov  dptr, #_sigma
+        mov  r1, #(X_STR & 0xff)
+        mov  r7, #16
+    cc_si_sig:
+        clr  a
+        movc a, @a+dptr
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_si_sig
+        mov  dpl, r2
+        mov  dph, r3
+        mov  r7, #32
+    cc_si_key:
+        movx a, @dptr
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_si_key
+        clr  a
+        mov  r7, #16
+    cc_si_zero:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_si_zero
+        mov  _st_pos, #64
+        pop  0xa0
+        ret
+    __endasm;
+}
+#endif
 
 uint8_t stream_byte(void)
 {
@@ -33,13 +98,8 @@ uint8_t stream_byte(void)
     return SBLK[st_pos++];
 }
 
-#define X ((__idata uint32_t *)ISCR)
-
-static __code const uint32_t sigma[4] = {
-    0x61707865UL, 0x3320646eUL, 0x79622d32UL, 0x6b206574UL
-};
-
 #ifdef CARD_C_KERNELS
+#define X ((__idata uint32_t *)ISCR)
 #define rotl(v, s) (((v) << (s)) | ((v) >> (32 - (s))))
 
 static void qr(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
@@ -50,256 +110,352 @@ static void qr(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
     X[c] += X[d]; X[b] = rotl(X[b] ^ X[c], 7);
 }
 
-static void rounds(void)
-{
-    uint8_t i;
-    for (i = 0; i < 10; i++) {
-        qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
-        qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
-    }
-}
-#else
-/* The quarter rounds of one double round: byte addresses of a, b, c, d. */
-static __code const uint8_t qidx[32] = {
-    0, 16, 32, 48,  4, 20, 36, 52,  8, 24, 40, 56, 12, 28, 44, 60,
-    0, 20, 40, 60,  4, 24, 44, 48,  8, 28, 32, 52, 12, 16, 36, 56
-};
-
-/*
- * Twenty rounds on the little-endian words at ISCR. qr: r2..r5 = idata
- * addresses of a, b, c, d. Rotations by 8 and 16 move bytes; by 12 = 8 + 4
- * (nibble swap with XCHD), by 7 = 8 - 1 (RRC through the word).
- */
-static void rounds(void) __naked
-{
-    __asm
-        mov  r7, #10
-    cr_dbl:
-        mov  r6, #0
-    cr_q:
-        mov  dptr, #_qidx
-        mov  a, r6
-        movc a, @a+dptr
-        add  a, #_IA
-        mov  r2, a
-        inc  r6
-        mov  a, r6
-        movc a, @a+dptr
-        add  a, #_IA
-        mov  r3, a
-        inc  r6
-        mov  a, r6
-        movc a, @a+dptr
-        add  a, #_IA
-        mov  r4, a
-        inc  r6
-        mov  a, r6
-        movc a, @a+dptr
-        add  a, #_IA
-        mov  r5, a
-        inc  r6
-        lcall cr_qr
-        cjne r6, #32, cr_q
-        djnz r7, cr_dbl
-        ret
-
-    ; @r0 += @r1 (32 bit); r0, r1 advanced by 3
-    cr_add:
-        mov  a, @r0
-        add  a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        addc a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        addc a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        addc a, @r1
-        mov  @r0, a
-        ret
-    ; @r0 ^= @r1 (32 bit), then r0 back at the word
-    cr_xor:
-        mov  a, @r0
-        xrl  a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        xrl  a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        xrl  a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        xrl  a, @r1
-        mov  @r0, a
-        dec  r0
-        dec  r0
-        dec  r0
-        ret
-    ; rotate the word at r0 left by 8
-    cr_rot8:
-        mov  a, r0
-        add  a, #3
-        mov  r1, a
-        mov  a, @r1
-        xch  a, @r0
-        inc  r0
-        xch  a, @r0
-        inc  r0
-        xch  a, @r0
-        inc  r0
-        mov  @r0, a
-        dec  r0
-        dec  r0
-        dec  r0
-        ret
-    ; rotate the word at r0 left by 4 (after rot8: by 12)
-    cr_rot4:
-        mov  a, @r0
-        swap a
-        mov  @r0, a
-        inc  r0
-        mov  a, @r0
-        swap a
-        mov  @r0, a
-        inc  r0
-        mov  a, @r0
-        swap a
-        mov  @r0, a
-        inc  r0
-        mov  a, @r0
-        swap a
-        mov  @r0, a
-        dec  r0
-        dec  r0
-        dec  r0
-        xchd a, @r0
-        inc  r0
-        xchd a, @r0
-        inc  r0
-        xchd a, @r0
-        inc  r0
-        xchd a, @r0
-        ret
-    ; rotate the word at r0 right by 1 (after rot8: left by 7)
-    cr_rotr1:
-        mov  a, @r0
-        rrc  a
-        inc  r0
-        inc  r0
-        inc  r0
-        mov  a, @r0
-        rrc  a
-        mov  @r0, a
-        dec  r0
-        mov  a, @r0
-        rrc  a
-        mov  @r0, a
-        dec  r0
-        mov  a, @r0
-        rrc  a
-        mov  @r0, a
-        dec  r0
-        mov  a, @r0
-        rrc  a
-        mov  @r0, a
-        ret
-
-    cr_qr:
-        ; a += b; d ^= a; d <<<= 16
-        mov  a, r2
-        mov  r0, a
-        mov  a, r3
-        mov  r1, a
-        lcall cr_add
-        mov  a, r5
-        mov  r0, a
-        mov  a, r2
-        mov  r1, a
-        lcall cr_xor
-        mov  a, r0
-        add  a, #2
-        mov  r1, a
-        mov  a, @r0
-        xch  a, @r1
-        mov  @r0, a
-        inc  r0
-        inc  r1
-        mov  a, @r0
-        xch  a, @r1
-        mov  @r0, a
-        ; c += d; b ^= c; b <<<= 12
-        mov  a, r4
-        mov  r0, a
-        mov  a, r5
-        mov  r1, a
-        lcall cr_add
-        mov  a, r3
-        mov  r0, a
-        mov  a, r4
-        mov  r1, a
-        lcall cr_xor
-        lcall cr_rot8
-        lcall cr_rot4
-        ; a += b; d ^= a; d <<<= 8
-        mov  a, r2
-        mov  r0, a
-        mov  a, r3
-        mov  r1, a
-        lcall cr_add
-        mov  a, r5
-        mov  r0, a
-        mov  a, r2
-        mov  r1, a
-        lcall cr_xor
-        lcall cr_rot8
-        ; c += d; b ^= c; b <<<= 7
-        mov  a, r4
-        mov  r0, a
-        mov  a, r5
-        mov  r1, a
-        lcall cr_add
-        mov  a, r3
-        mov  r0, a
-        mov  a, r4
-        mov  r1, a
-        lcall cr_xor
-        lcall cr_rot8
-        lcall cr_rotr1
-        ret
-    __endasm;
-}
-#endif
-
-static uint32_t input(uint8_t i) __reentrant
-{
-    if (i < 4)
-        return sigma[i];
-    if (i < 12)
-        return ((__xdata uint32_t *)X_STR)[i - 4];
-    return i == 12 ? SCTR : 0;
-}
-
 void chacha_block(void) __reentrant
 {
     uint8_t i;
     __xdata uint32_t *out = (__xdata uint32_t *)(X_STR + 64);
     for (i = 0; i < 16; i++)
-        X[i] = input(i);
-    rounds();
+        X[i] = SIN[i];
+    for (i = 0; i < 10; i++) {
+        qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
+        qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
+    }
     for (i = 0; i < 16; i++)
-        out[i] = X[i] + input(i);
+        out[i] = X[i] + SIN[i];
     SCTR++;
 }
+#else
+/*
+ * The assembly block function. Word w of the state sits at 0x40 + 4 w
+ * (little endian); "slot" (r, i) is word 4 r + i (row r = a, b, c, d).
+ *
+ * One round = four quarter rounds written out with direct addresses, one
+ * per slot column i; the same code serves the column and the diagonal
+ * rounds. A column round leaves the word of row r processed in column i in
+ * slot (r, (r - i) mod 4): each row is permuted by an involution, so after
+ * it the columns of slots hold the diagonals (column i = diagonal quarter
+ * round -i), and the next pass of the same code puts every word back home.
+ * The permutation costs nothing where the word stays (fixed points) or is
+ * written by the first quarter round of a swapped pair; the second one
+ * writes its last value of that row into the partner's slot and moves the
+ * partner's value into its own (the *X macros, 4 cycles more). Six such
+ * swaps per round.
+ *
+ * Rotations: by 16 and 8 through XCH chains as the bytes are produced, by
+ * 12 = byte rotation + SWAP + an XCHD chain, by 7 = byte rotation + RRC
+ * through the word. 102..115 cycles per quarter round
+ * (434 per round, 20 rounds in a loop), no branch, no
+ * secret-dependent address.
+ *
+ * Init: P2 = page of X_STR, so that MOVX @R0 with R0 = 0x40 + k reaches
+ * the output byte X_STR + 64 + k (the state base is 64 for that reason): the input block goes in, the old RAM
+ * byte is parked there. Final: out = state + input, the parked byte goes
+ * back. Then the block counter is incremented.
+ */
+void chacha_block(void) __reentrant __naked
+{
+    __asm
+
+    .macro CC_ADD x, y
+        mov  a, x
+        add  a, y
+        mov  x, a
+        mov  a, x+1
+        addc a, y+1
+        mov  x+1, a
+        mov  a, x+2
+        addc a, y+2
+        mov  x+2, a
+        mov  a, x+3
+        addc a, y+3
+        mov  x+3, a
+    .endm
+    ; x += y, with A = y on entry (after CC_XR16)
+    .macro CC_ADDA x, y
+        add  a, x
+        mov  x, a
+        mov  a, x+1
+        addc a, y+1
+        mov  x+1, a
+        mov  a, x+2
+        addc a, y+2
+        mov  x+2, a
+        mov  a, x+3
+        addc a, y+3
+        mov  x+3, a
+    .endm
+    ; p := x + y, x := old p
+    .macro CC_ADDX x, y, p
+        mov  a, x
+        add  a, y
+        xch  a, p
+        mov  x, a
+        mov  a, x+1
+        addc a, y+1
+        xch  a, p+1
+        mov  x+1, a
+        mov  a, x+2
+        addc a, y+2
+        xch  a, p+2
+        mov  x+2, a
+        mov  a, x+3
+        addc a, y+3
+        xch  a, p+3
+        mov  x+3, a
+    .endm
+    ; The CC_XR* macros expect A = y+3 on entry: the last byte that the
+    ; CC_ADD before them wrote (CC_ADDX leaves the old partner byte in A: load
+    ; it). CC_XR16 leaves A = x (for CC_ADDA).
+    ; x := (x ^ y) <<< 16
+    .macro CC_XR16 x, y
+        xrl  a, x+3
+        xch  a, x+1
+        xrl  a, y+1
+        mov  x+3, a
+        mov  a, x
+        xrl  a, y
+        xch  a, x+2
+        xrl  a, y+2
+        mov  x, a
+    .endm
+    ; x := (x ^ y) <<< 12
+    .macro CC_XR12 x, y
+        xrl  a, x+3
+        swap a
+        xch  a, x
+        xrl  a, y
+        swap a
+        xch  a, x+1
+        xrl  a, y+1
+        swap a
+        xch  a, x+2
+        xrl  a, y+2
+        swap a
+        mov  x+3, a
+        mov  r0, #x
+        xchd a, @r0
+        inc  r0
+        xchd a, @r0
+        inc  r0
+        xchd a, @r0
+        inc  r0
+        xchd a, @r0
+    .endm
+    ; x := (x ^ y) <<< 8
+    .macro CC_XR8 x, y
+        xrl  a, x+3
+        xch  a, x
+        xrl  a, y
+        xch  a, x+1
+        xrl  a, y+1
+        xch  a, x+2
+        xrl  a, y+2
+        mov  x+3, a
+    .endm
+    ; p := (x ^ y) <<< 8, x := old p
+    .macro CC_XR8X x, y, p
+        xrl  a, x+3
+        xch  a, p
+        xch  a, x
+        xrl  a, y
+        xch  a, p+1
+        xch  a, x+1
+        xrl  a, y+1
+        xch  a, p+2
+        xch  a, x+2
+        xrl  a, y+2
+        xch  a, p+3
+        mov  x+3, a
+    .endm
+    ; x := (x ^ y) <<< 7
+    .macro CC_XR7 x, y
+        xrl  a, x+3
+        mov  r7, a
+        rrc  a
+        mov  a, x+2
+        xrl  a, y+2
+        rrc  a
+        mov  x+3, a
+        mov  a, x+1
+        xrl  a, y+1
+        rrc  a
+        mov  x+2, a
+        mov  a, x
+        xrl  a, y
+        rrc  a
+        mov  x+1, a
+        mov  a, r7
+        rrc  a
+        mov  x, a
+    .endm
+    ; p := (x ^ y) <<< 7, x := old p
+    .macro CC_XR7X x, y, p
+        xrl  a, x+3
+        mov  r7, a
+        rrc  a
+        mov  a, x+2
+        xrl  a, y+2
+        rrc  a
+        xch  a, p+3
+        mov  x+3, a
+        mov  a, x+1
+        xrl  a, y+1
+        rrc  a
+        xch  a, p+2
+        mov  x+2, a
+        mov  a, x
+        xrl  a, y
+        rrc  a
+        xch  a, p+1
+        mov  x+1, a
+        mov  a, r7
+        rrc  a
+        xch  a, p
+        mov  x, a
+    .endm
+    ; the first three steps of a quarter round, in place
+    .macro CC_QH x, y, z, w
+        CC_ADD  x, y
+        CC_XR16 w, x
+        CC_ADDA z, w
+        CC_XR12 y, z
+    .endm
+    cc_a0 = 0x40
+    cc_a1 = 0x44
+    cc_a2 = 0x48
+    cc_a3 = 0x4C
+    cc_b0 = 0x50
+    cc_b1 = 0x54
+    cc_b2 = 0x58
+    cc_b3 = 0x5C
+    cc_c0 = 0x60
+    cc_c1 = 0x64
+    cc_c2 = 0x68
+    cc_c3 = 0x6C
+    cc_d0 = 0x70
+    cc_d1 = 0x74
+    cc_d2 = 0x78
+    cc_d3 = 0x7C
+
+        push 0xa0                   ; P2
+        mov  0xa0, #(X_STR >> 8)
+        ; state := input block; old RAM bytes parked in the output block
+        mov  r0, #cc_a0
+        mov  r1, #(X_STR & 0xff)
+        mov  r7, #16
+    cc_in:
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r7, cc_in
+
+        mov  r6, #20
+    cc_rnd:
+        ; slot column 0 (column 0 / diagonal 0)
+        CC_QH   cc_a0, cc_b0, cc_c0, cc_d0
+        CC_ADD  cc_a0, cc_b0
+        CC_XR8  cc_d0, cc_a0
+        CC_ADD  cc_c0, cc_d0
+        CC_XR7  cc_b0, cc_c0
+        ; slot column 1 (column 1 / diagonal 3)
+        CC_QH   cc_a1, cc_b1, cc_c1, cc_d1
+        CC_ADD  cc_a1, cc_b1
+        CC_XR8  cc_d1, cc_a1
+        CC_ADD  cc_c1, cc_d1
+        CC_XR7X cc_b1, cc_c1, cc_b0
+        ; slot column 2 (column 2 / diagonal 2)
+        CC_QH   cc_a2, cc_b2, cc_c2, cc_d2
+        CC_ADD  cc_a2, cc_b2
+        CC_XR8X cc_d2, cc_a2, cc_d1
+        CC_ADDX cc_c2, cc_d1, cc_c0
+        mov  a, cc_c0+3
+        CC_XR7  cc_b2, cc_c0
+        ; slot column 3 (column 3 / diagonal 1)
+        CC_QH   cc_a3, cc_b3, cc_c3, cc_d3
+        CC_ADDX cc_a3, cc_b3, cc_a1
+        mov  a, cc_a1+3
+        CC_XR8X cc_d3, cc_a1, cc_d0
+        CC_ADD  cc_c3, cc_d0
+        CC_XR7X cc_b3, cc_c3, cc_b2
+        djnz r6, cc_more
+        sjmp cc_fin
+    cc_more:
+        ljmp cc_rnd
+    cc_fin:
+        ; output := state + input block; parked RAM bytes back
+        mov  r0, #cc_a0
+        mov  r1, #(X_STR & 0xff)
+        mov  r7, #16
+    cc_out:
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        add  a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        addc a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        addc a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        addc a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r7, cc_out
+        ; block counter + 1
+        mov  r1, #((X_STR + 48) & 0xff)
+        movx a, @r1
+        add  a, #1
+        movx @r1, a
+        inc  r1
+        movx a, @r1
+        addc a, #0
+        movx @r1, a
+        inc  r1
+        movx a, @r1
+        addc a, #0
+        movx @r1, a
+        inc  r1
+        movx a, @r1
+        addc a, #0
+        movx @r1, a
+        pop  0xa0
+        ret
+    __endasm;
+}
+#endif
