@@ -437,8 +437,8 @@ static void SIMD_FN(matmul)(uint8_t *C, const uint8_t *A, const uint8_t *B,
                 vstore_part(c + c0, a0, w);
         }
     }
-    wipe(tab, sizeof tab);
-    wipe(tab1, sizeof tab1);
+    wipe(tab, sizeof(sc_t) * inner); /* the entries used */
+    wipe(tab1, sizeof(sc_t) * inner);
 }
 
 /* dst = src^T by 16 x 16 byte blocks: four rounds of unpacks, each halving
@@ -701,7 +701,120 @@ out:
     return ok;
 }
 
+/*
+ * In-place Gauss-Jordan inversion (rows of one or two vectors): step k
+ * normalises row k by the inverse of its pivot, whose byte k becomes that
+ * inverse, and every other row i becomes R_i with byte k cleared plus
+ * R_i[k] times the new row k; the columns of the inverse fill the places
+ * of the eliminated ones, so rows stay n bytes wide instead of 2n. A zero
+ * pivot is repaired by a masked swap with the first later row that has a
+ * nonzero byte k; the swaps are undone at the end on the columns, in
+ * reverse order, as one permutation applied by in-register lookups. The
+ * pivots' product is nonzero iff M was invertible. No branch or address
+ * depends on the entries.
+ */
+static uint8_t SIMD_FN(invert)(const tts_kernels *k, uint8_t *inv, const uint8_t *M,
+                               unsigned dim)
+{
+    if (dim == 0 || dim > TTS_MAX_N)
+        return tts_invert_generic(k, inv, M, dim);
+    const unsigned nv = dim > 32 ? 2 : 1;
+    const vec z = _mm256_setzero_si256(), ones = _mm256_set1_epi8(-1);
+    const vec iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                      17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    vec R[TTS_MAX_N][2], S[TTS_MAX_N]; /* S[k]: the row swapped with k, in every byte */
+    uint8_t buf[64 + 64];
+    vec okv = ones;
+    for (unsigned r = 0; r < dim; r++) {
+        memset(buf, 0, sizeof buf);
+        memcpy(buf, M + (size_t)r * dim, dim);
+        R[r][0] = vload(buf);
+        R[r][1] = vload(buf + 32);
+    }
+    for (unsigned kk = 0; kk < dim; kk++) {
+        const unsigned kv = kk / 32, kb = kk % 32;
+        vec *Rk = R[kk];
+        /* repair: swap with the first later row nonzero in column kk */
+        vec pref = _mm256_cmpeq_epi8(bcast_byte(Rk[kv], kb), z);
+        vec s = _mm256_set1_epi8((char)kk);
+        for (unsigned i = kk + 1; i < dim; i++) {
+            vec *Ri = R[i];
+            const vec zi = _mm256_cmpeq_epi8(bcast_byte(Ri[kv], kb), z);
+            const vec sw = _mm256_andnot_si256(zi, pref);
+            /* whole rows: the inverse's columns < kk move with them */
+            for (unsigned j = 0; j < nv; j++) {
+                const vec t = _mm256_and_si256(_mm256_xor_si256(Rk[j], Ri[j]), sw);
+                Rk[j] = _mm256_xor_si256(Rk[j], t);
+                Ri[j] = _mm256_xor_si256(Ri[j], t);
+            }
+            s = _mm256_blendv_epi8(s, _mm256_set1_epi8((char)i), sw);
+            pref = _mm256_and_si256(pref, zi);
+        }
+        S[kk] = s;
+        const vec piv = bcast_byte(Rk[kv], kb);
+        okv = _mm256_andnot_si256(_mm256_cmpeq_epi8(piv, z), okv);
+        const vec pinv = v_inv(piv);
+        const vec ek = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((char)kb));
+        const sc_t sp = sc_make(pinv);
+        fx_t f0, f1;
+        for (unsigned j = 0; j < nv; j++) {
+            Rk[j] = sc_mul(sp, Rk[j]);
+            if (j == kv)
+                Rk[j] = _mm256_blendv_epi8(Rk[j], pinv, ek);
+        }
+        fx_make(&f0, Rk[0]);
+        if (nv == 2)
+            fx_make(&f1, Rk[1]);
+        else
+            f1 = f0; /* unused */
+        for (unsigned i = 0; i < dim; i++) {
+            if (i == kk) /* public index */
+                continue;
+            vec *Ri = R[i];
+            const vec F = bcast_byte(Ri[kv], kb);
+            Ri[kv] = _mm256_andnot_si256(ek, Ri[kv]);
+            Ri[0] = _mm256_xor_si256(Ri[0], fx_mul(&f0, F));
+            if (nv == 2)
+                Ri[1] = _mm256_xor_si256(Ri[1], fx_mul(&f1, F));
+        }
+    }
+    /* undo the swaps on the columns, last first: pi = the swaps applied to
+     * the identity, then column j of the result is column pi[j] */
+    uint8_t pib[64];
+    vec pi[2] = {iota, _mm256_add_epi8(iota, _mm256_set1_epi8(32))};
+    for (unsigned kk = dim; kk-- > 0;) {
+        const unsigned kv = kk / 32, kb = kk % 32;
+        const vec a = bcast_byte(pi[kv], kb);
+        vec pc[4];
+        for (int c = 0; c < 4; c++)
+            pc[c] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&pi[c / 2] + (c & 1)));
+        const vec b = gather64(pc, S[kk]); /* pi[s_k] */
+        const vec sk = S[kk];
+        for (unsigned j = 0; j < 2; j++) {
+            const vec pos = _mm256_add_epi8(iota, _mm256_set1_epi8((char)(32 * j)));
+            pi[j] = _mm256_blendv_epi8(pi[j], b, _mm256_cmpeq_epi8(pos, _mm256_set1_epi8((char)kk)));
+            pi[j] = _mm256_blendv_epi8(pi[j], a, _mm256_cmpeq_epi8(pos, sk));
+        }
+    }
+    for (unsigned r = 0; r < dim; r++) {
+        vec rc[4];
+        for (int c = 0; c < 4; c++)
+            rc[c] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)&R[r][c / 2] + (c & 1)));
+        vstore(buf, gather64(rc, pi[0]));
+        vstore(buf + 32, gather64(rc, pi[1]));
+        memcpy(inv + (size_t)r * dim, buf, dim);
+    }
+    vstore(pib, okv);
+    const uint8_t ok = (uint8_t)(pib[0] & 1);
+    wipe(R, sizeof R);
+    wipe(S, sizeof S);
+    wipe(buf, sizeof buf);
+    wipe(pi, sizeof pi);
+    return ok;
+}
+
 const tts_kernels SIMD_FN(tts_kernels) = {
     SIMD_NAME, SIMD_FN(madd), SIMD_FN(matvec), SIMD_FN(gauss), SIMD_FN(pk_eval),
     SIMD_FN(matmul), SIMD_FN(vmul), SIMD_FN(transpose), SIMD_FN(solve_layer),
+    SIMD_FN(invert),
 };

@@ -89,9 +89,17 @@ typedef struct tts_kernels {
     uint8_t (*solve_layer)(const tts_params *p, const struct tts_kernels *k,
                            unsigned layer, uint8_t *x, const uint8_t *target,
                            const uint8_t *coef);
+    /* inv = M^-1 for M dim x dim row-major (dim <= TTS_MAX_N; inv must not
+     * overlap M); returns 1 if M was invertible, else 0 (inv is then
+     * unspecified). Never branches on the data. tts_invert_generic does it
+     * with gauss on [M | I]. */
+    uint8_t (*invert)(const struct tts_kernels *k, uint8_t *inv, const uint8_t *M,
+                      unsigned dim);
 } tts_kernels;
 
 extern const tts_kernels tts_kernels_ref;
+uint8_t tts_invert_generic(const tts_kernels *k, uint8_t *inv, const uint8_t *M,
+                           unsigned dim);
 
 /* Tests only: nonzero makes public-key synthesis skip its heap buffers and
  * take the stack fallback (the path of a failed malloc). Not exported. */

@@ -73,4 +73,5 @@ void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned
 const tts_kernels tts_kernels_ref = {
     "ref", madd_ref, matvec_ref, gauss_ref, pk_eval_ref,
     matmul_ref, vmul_ref, tts_transpose_ref, tts_solve_layer_generic,
+    tts_invert_generic,
 };

@@ -45,6 +45,12 @@ static void stream_read(stream *s, uint8_t *out, size_t len)
  * then valid), 0 if singular; constant time in the entries of M. */
 int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned dim)
 {
+    return k->invert(k, inv, M, dim);
+}
+
+uint8_t tts_invert_generic(const tts_kernels *k, uint8_t *inv, const uint8_t *M,
+                           unsigned dim)
+{
     unsigned cols = 2 * dim;
     uint8_t W[TTS_MAX_N * 2 * TTS_MAX_N];
     for (unsigned r = 0; r < dim; r++) {
@@ -101,6 +107,18 @@ static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, size_t W, unsigned k,
 
 int tts_synth_no_heap;
 
+/* dst ^= src, len a multiple of 8, by 64-bit words. */
+static void xor_words(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    for (size_t j = 0; j < len; j += 8) {
+        uint64_t a, b;
+        memcpy(&a, dst + j, 8);
+        memcpy(&b, src + j, 8);
+        a ^= b;
+        memcpy(dst + j, &a, 8);
+    }
+}
+
 int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
                       const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
                       const uint8_t *coef)
@@ -154,10 +172,8 @@ int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
             memset(P, 0, NP);
             k->madd(P, aw, coef[t], NP);
             k->vmul(d, au, P, NP);
-            for (unsigned j = 0; j < NP; j++) {
-                su[j] ^= P[j];
-                dg[j] ^= d[j];
-            }
+            xor_words(su, P, NP);
+            xor_words(dg, d, NP);
             k->madd(S + (size_t)T->w * cols + kk * n, au, coef[t], NP);
         }
         k->matmul(C, A3T, S, n + 1, n, cols);

@@ -113,6 +113,51 @@ START_TEST(t_gauss_inverse)
 }
 END_TEST
 
+/* invert against ref and against the definition (M inv = I), on random
+ * matrices of every size up to 50, matrices whose pivots are zero (first
+ * columns zero in leading rows, so the repair swaps rows, sometimes
+ * several times) and singular ones (a repeated row, a zero column). */
+START_TEST(t_invert)
+{
+    const tts_kernels *k = be[_i];
+    static uint8_t M[TTS_MAX_N * TTS_MAX_N], I1[TTS_MAX_N * TTS_MAX_N], I2[TTS_MAX_N * TTS_MAX_N],
+        P[TTS_MAX_N * TTS_MAX_N];
+    unsigned inverted = 0, singular = 0;
+    for (unsigned dim = 1; dim <= TTS_MAX_N; dim++) {
+        for (int kind = 0; kind < 6; kind++) {
+            rnd(M, (size_t)dim * dim);
+            if (kind == 1 || kind == 2) /* zero pivots: leading rows zero in early columns */
+                for (unsigned r = 0; r < dim / 2 + 1 && r < dim; r++)
+                    for (unsigned c = 0; c < (kind == 1 ? 1u : dim / 3 + 1) && c < dim; c++)
+                        M[r * dim + c] = 0;
+            if (kind == 3) /* zero column in the middle */
+                for (unsigned r = 0; r < dim; r++)
+                    M[r * dim + dim / 2] = 0;
+            if (kind == 4 && dim > 1) /* a repeated row */
+                memcpy(M + (dim - 1) * dim, M, dim);
+            if (kind == 5) /* sparse: mostly zeros, edgy values */
+                for (unsigned q = 0; q < dim * dim; q++)
+                    M[q] = (rnd8() & 3) ? 0 : M[q];
+            uint8_t a = tts_invert_generic(R(), I1, M, dim);
+            uint8_t b = k->invert(k, I2, M, dim);
+            ck_assert_msg(a == b, "%s invert dim %u kind %d verdict", k->name, dim, kind);
+            if (!a) {
+                singular++;
+                continue;
+            }
+            inverted++;
+            ck_assert_msg(memcmp(I1, I2, (size_t)dim * dim) == 0, "%s invert dim %u kind %d",
+                          k->name, dim, kind);
+            R()->matmul(P, M, I2, dim, dim, dim);
+            for (unsigned r = 0; r < dim; r++)
+                for (unsigned c = 0; c < dim; c++)
+                    ck_assert_uint_eq(P[r * dim + c], r == c);
+        }
+    }
+    ck_assert(inverted > 100 && singular > 100);
+}
+END_TEST
+
 START_TEST(t_matrix_kernels)
 {
     const tts_kernels *k = be[_i];
@@ -344,6 +389,7 @@ int main(void)
         tcase_add_loop_test(tc, t_matrix_kernels, 0, (int)nbe);
         tcase_add_loop_test(tc, t_pk_eval, 0, (int)nbe);
         tcase_add_loop_test(tc, t_gauss_inverse, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_invert, 0, (int)nbe);
         tcase_add_loop_test(tc, t_solve_layer, 0, (int)nbe);
         tcase_add_loop_test(tc, t_scheme, 0, (int)nkern);
     }
