@@ -636,6 +636,19 @@ static uint8_t SIMD_FN(solve_layer)(const tts_params *p, const tts_kernels *k,
     memset(W.val + used - 32, 0, 32);
     for (int c = 0; c < 4; c++)
         W.xc[c] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(W.xb + 16 * c)));
+    if (dim == 1 && nr == nt) { /* a middle equation: explicit */
+        vec acc = _mm256_setzero_si256();
+        for (unsigned t = 0; t < nt; t += 32)
+            acc = _mm256_xor_si256(
+                acc, v_mul(v_mul(vload(W.cf + t), gather64(W.xc, vload(P->u + t))),
+                           gather64(W.xc, vload(P->w + t))));
+        x[lo] = (uint8_t)(target[lo - p->v] ^ hxor(acc));
+        wipe(&acc, sizeof acc);
+        wipe(W.xc, sizeof W.xc);
+        wipe(W.xb, sizeof W.xb);
+        wipe(W.cf, used);
+        return 1;
+    }
     /* val[t] = coef[t] x[u]; right-hand-side terms then take x[w] too. */
     for (unsigned t = 0; t < nt; t += 32)
         vstore(W.val + t, v_mul(vload(W.cf + t), gather64(W.xc, vload(P->u + t))));
@@ -652,12 +665,6 @@ static uint8_t SIMD_FN(solve_layer)(const tts_params *p, const tts_kernels *k,
         W.rhs[r] = target[lo + r - p->v];
     for (unsigned q = 0; q < nr; q++)
         W.rhs[P->rhs_r[q]] ^= W.rv[q];
-
-    if (dim == 1 && nr == nt) { /* a middle equation: explicit */
-        x[lo] = W.rhs[0];
-        ok = 1;
-        goto out;
-    }
 
     const vec pick0 = _mm256_sub_epi8(_mm256_setzero_si256(),
                                       vload(unit + 32 - dim)); /* 0xFF at dim */
@@ -692,7 +699,6 @@ static uint8_t SIMD_FN(solve_layer)(const tts_params *p, const tts_kernels *k,
     wipe(W.R, sizeof(vec) * dim);
     wipe(W.Pk, sizeof W.Pk);
     wipe(W.d, sizeof W.d + sizeof W.s + 32 * dim);
-out:
     wipe(W.xc, sizeof W.xc);
     wipe(W.xb, sizeof W.xb);
     wipe(W.cf, used);
