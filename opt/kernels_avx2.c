@@ -14,6 +14,21 @@ static inline __m256i xt(__m256i a)
                             _mm256_and_si256(top, _mm256_set1_epi8(0x1B)));
 }
 
+/* g[k] = a with its bit 7 - k at the sign (where vpblendvb looks), k =
+ * 0..7: shifts by 2, 4 and 6 and a doubling (vpaddb) after each, so that
+ * three of the seven moves, not seven, need Zen 2's single shift pipe. */
+static inline void sg_make_fwd(__m256i *g, __m256i a)
+{
+    g[0] = a;
+    g[1] = _mm256_add_epi8(a, a);
+    g[2] = _mm256_slli_epi16(a, 2);
+    g[3] = _mm256_add_epi8(g[2], g[2]);
+    g[4] = _mm256_slli_epi16(a, 4);
+    g[5] = _mm256_add_epi8(g[4], g[4]);
+    g[6] = _mm256_slli_epi16(a, 6);
+    g[7] = _mm256_add_epi8(g[6], g[6]);
+}
+
 /* Scalar context: lo[j] = s*j, hi[j] = s*16j (j < 16) in both lanes. The
  * tables are GF(2)-linear in s: the XOR, over the bits b of s, of the
  * constant tables of t^b, each selected by a blend on bit b moved to the
@@ -26,14 +41,17 @@ static inline sc_t sc_make(__m256i s)
 {
     const __m256i *K = (const __m256i *)tts_avx2_kbit;
     const __m256i z = _mm256_setzero_si256();
-    __m256i t = _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 7), s);
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 6), _mm256_slli_epi16(s, 1)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 5), _mm256_slli_epi16(s, 2)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 4), _mm256_slli_epi16(s, 3)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 3), _mm256_slli_epi16(s, 4)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 2), _mm256_slli_epi16(s, 5)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 1), _mm256_slli_epi16(s, 6)));
-    t = _mm256_xor_si256(t, _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 0), _mm256_slli_epi16(s, 7)));
+    __m256i g[8];
+    sg_make_fwd(g, s); /* g[k]: bit 7 - k of s at the sign */
+    __m256i t0 = _mm256_xor_si256(_mm256_blendv_epi8(z, _mm256_loadu_si256(K + 7), g[0]),
+                                  _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 6), g[1]));
+    __m256i t1 = _mm256_xor_si256(_mm256_blendv_epi8(z, _mm256_loadu_si256(K + 5), g[2]),
+                                  _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 4), g[3]));
+    __m256i t2 = _mm256_xor_si256(_mm256_blendv_epi8(z, _mm256_loadu_si256(K + 3), g[4]),
+                                  _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 2), g[5]));
+    __m256i t3 = _mm256_xor_si256(_mm256_blendv_epi8(z, _mm256_loadu_si256(K + 1), g[6]),
+                                  _mm256_blendv_epi8(z, _mm256_loadu_si256(K + 0), g[7]));
+    __m256i t = _mm256_xor_si256(_mm256_xor_si256(t0, t1), _mm256_xor_si256(t2, t3));
     sc_t c = {_mm256_permute2x128_si256(t, t, 0x00), _mm256_permute2x128_si256(t, t, 0x11)};
     return c;
 }
@@ -105,18 +123,17 @@ static inline void fx_make(fx_t *f, __m256i b)
     }
 }
 
+
 static inline __m256i fx_mul(const fx_t *f, __m256i a)
 {
     const __m256i z = _mm256_setzero_si256();
-    __m256i r = _mm256_blendv_epi8(z, f->p[7], a);
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[6], _mm256_slli_epi16(a, 1)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[5], _mm256_slli_epi16(a, 2)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[4], _mm256_slli_epi16(a, 3)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[3], _mm256_slli_epi16(a, 4)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[2], _mm256_slli_epi16(a, 5)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[1], _mm256_slli_epi16(a, 6)));
-    r = _mm256_xor_si256(r, _mm256_blendv_epi8(z, f->p[0], _mm256_slli_epi16(a, 7)));
-    return r;
+    __m256i g[8];
+    sg_make_fwd(g, a);
+    __m256i r0 = _mm256_xor_si256(_mm256_blendv_epi8(z, f->p[7], g[0]), _mm256_blendv_epi8(z, f->p[6], g[1]));
+    __m256i r1 = _mm256_xor_si256(_mm256_blendv_epi8(z, f->p[5], g[2]), _mm256_blendv_epi8(z, f->p[4], g[3]));
+    __m256i r2 = _mm256_xor_si256(_mm256_blendv_epi8(z, f->p[3], g[4]), _mm256_blendv_epi8(z, f->p[2], g[5]));
+    __m256i r3 = _mm256_xor_si256(_mm256_blendv_epi8(z, f->p[1], g[6]), _mm256_blendv_epi8(z, f->p[0], g[7]));
+    return _mm256_xor_si256(_mm256_xor_si256(r0, r1), _mm256_xor_si256(r2, r3));
 }
 
 static inline __attribute__((always_inline)) __m256i v_mul(__m256i a, __m256i b)
