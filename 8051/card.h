@@ -72,6 +72,21 @@
 #define GST 64
 #endif
 
+/* The signing layers (kernels.c, assembly build): column j of a layer's
+ * system at X_WG + j * SST, rows 0 .. dim-1 at offsets 0 .. dim-1, and the
+ * solver's LM form of the eliminated row entries (row i: 2 bytes) at
+ * offset SUOFF + 2i of the same column, so no column crosses a page. */
+#if A > B
+#define LDMAX A
+#else
+#define LDMAX B
+#endif
+#define SST   64
+#define SUOFF (SST - 2 * LDMAX)
+#if SUOFF < LDMAX
+#error "layer too large for the solver's column layout"
+#endif
+
 /* ---- XDATA map (the simulator's 64 KB; 0xFFFF is the interface) ---- */
 #define PG(x) (((x) + 255) & 0xFF00)
 #define X_CMD    0x0000          /* command data, 255 bytes */
@@ -100,18 +115,30 @@
 #define X_PT     PG(X_U + M)              /* pk: p_t * A3[u_t][i], scalar form */
 #define X_QT     (X_PT + 2 * C)            /* pk: p_t * A3[w_t][i] */
 #define X_TOP    (X_QT + 2 * C)
+#if (LDMAX + 1) * SST > 2 * N * GST
+#error "the signing layer does not fit the Gauss work area"
+#endif
 #if X_TOP > 0xFF00
 #error "XDATA map too large"
 #endif
 
 /* ---- internal RAM: one arena, carved per command ---- */
-#define IA_SIZE (N + 64)
+/* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
+ * layer builds (kernels.c) if that is more. */
+#if 2 * (N - B) > 64
+#define IX_OFF (2 * (N - B))
+#else
+#define IX_OFF 64
+#endif
+#define IA_SIZE (N + IX_OFF)
 extern __idata uint8_t IA[IA_SIZE];
-#define ISCR (IA)            /* 64 bytes: ChaCha state / Gauss / matvec */
+#define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
-#define IX   (IA + 64)       /* x[N] while signing */
-/* gauss() uses IA[0 .. 2*rows): inside ISCR for the signing layers
- * (rows <= 18), all of IA for the n x n inversions of key set-up. */
+#define IX   (IA + IX_OFF)   /* x[N] while signing */
+/* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
+ * set-up. Signing layers (kernels.c): layer_build's x scalars at
+ * IA[0 .. 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim .. IX_OFF),
+ * matvec_sign's accumulator at IA[0 .. N). */
 
 /* GF(256) table (gf.c); see gen_card.c for its layout. */
 #define GFT_ADDR 0x0100
@@ -132,6 +159,14 @@ void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
 /* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
  * rows x rows block was invertible. Constant time. */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
+/* Solve the layer system built by layer_build (assembly layout, SST)
+ * into IX[lo .. lo + dim); 1 iff invertible. Constant time. */
+uint8_t layer_solve(uint8_t lo, uint8_t dim);
+/* internal RAM dst[0 .. n) = XDATA src[0 .. n), n > 0 */
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n);
+/* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing) */
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols, uint8_t st);
 
 /* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
 void stream_init(__xdata uint8_t *key);

@@ -1,8 +1,11 @@
 /*
- * Assembly kernels (inline in C so that the set's macros reach them): the
- * matrix-vector product over LM columns and the constant-time Gauss-Jordan
- * elimination. Their C twins are in gf.c (built with -DCARD_C_KERNELS);
- * tests/test_card.sh checks that both builds give the same signatures.
+ * Assembly kernels (inline in C so that the set's macros reach them).
+ * First the signing path (up to the label _kernels_sign_end, which
+ * build-image.sh uses for "sign_code"): xcopy_i, matvec_sign, layer_build
+ * and layer_solve; then key set-up and the public key: gauss, matvec_lm,
+ * pk_terms_asm. Their C twins are in gf.c and sign.c (built with
+ * -DCARD_C_KERNELS); tests/test_card.sh checks that both builds give the
+ * same signatures.
  *
  * Conventions: arguments in the k_* data bytes, P2 is the XDATA page for
  * MOVX @Ri (left changed), GFT is page-aligned at GFT_ADDR, every loop
@@ -15,20 +18,75 @@
 
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi;
+__data uint8_t k_ql, k_qp, k_sq;
+
+/* dst[0 .. n) = src[0 .. n): XDATA to internal RAM, 8 cycles a byte. */
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
+{
+    (void)src; (void)dst; (void)n;
+    __asm
+        mov  r0, _xcopy_i_PARM_2
+        mov  r7, _xcopy_i_PARM_3
+    xc_loop:
+        movx a, @dptr
+        inc  dptr
+        mov  @r0, a
+        inc  r0
+        djnz r7, xc_loop
+        ret
+    __endasm;
+}
 
 /*
- * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
- * K + c*st; x[c] enters as the scalar DPTR = GFT + log x + 512*(x == 0).
- * 15 machine cycles per entry.
+ * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
+ * XDATA, rows = M or N, both even). Column c: x[c] as the scalar DPTR
+ * against the LM entries of column c. With MV_DIRECT (N <= 28 and the
+ * accumulator IA[N - rows .. N) below 0x80: build-image.sh links without
+ * it otherwise) the row loop is unrolled with direct addressing, 11
+ * machine cycles per entry, and M rows enter the body at row N - M; else
+ * the loop is unrolled by four when 4 divides M and N, else by two: 13.5
+ * or 14 cycles per entry. The arguments are the C wrapper's parameters
+ * (K in DPTR).
  */
-static void matvec_asm(void) __naked
+#if N <= 28 && !defined(CARD_MV_LOOP)
+#define MV_DIRECT
+#endif
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols, uint8_t st) __naked
 {
+    (void)K; (void)s; (void)out; (void)rows; (void)cols; (void)st;
     __asm
-        mov  r6, _k_Klo
-        mov  r7, _k_Khi
-        mov  r4, _k_cols
-        mov  r3, _k_x
-    mv_col:
+        mov  r6, dpl
+        mov  r7, dph
+#ifdef MV_DIRECT
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _matvec_sign_PARM_4
+        mov  r2, a               ; accumulator IA[N - rows .. N)
+#else
+        mov  r2, #_IA            ; accumulator IA[0 .. rows)
+        mov  a, _matvec_sign_PARM_4
+#if M % 4 == 0 && N % 4 == 0
+        rr   a
+#endif
+        rr   a
+        anl  a, #0x7F
+        mov  _k_cnt, a           ; rows / unroll
+#endif
+        mov  a, r2
+        mov  r1, a
+        mov  dpl, _matvec_sign_PARM_2
+        mov  dph, (_matvec_sign_PARM_2 + 1)
+        mov  r4, _matvec_sign_PARM_4
+    mvs_init:
+        movx a, @dptr
+        inc  dptr
+        mov  @r1, a
+        inc  r1
+        djnz r4, mvs_init
+        mov  r4, _matvec_sign_PARM_5
+        mov  r3, #(_IA + IX_OFF)
+    mvs_col:
         mov  a, r3
         mov  r0, a
         mov  a, @r0              ; s = x[c]
@@ -37,20 +95,49 @@ static void matvec_asm(void) __naked
         mov  dptr, #GFT_HIA
         movc a, @a+dptr          ; 2 if s == 0
         add  a, #GFT_PAGE
-        xch  a, r5               ; r5 = DPH, a = s
-        mov  dptr, #GFT_LOGA
+        xch  a, r5
+        inc  dph                 ; GFT_LOGA
         movc a, @a+dptr          ; log s
         mov  dpl, a
         mov  dph, r5
         mov  P2, r7
         mov  a, r6
         mov  r0, a
-        mov  r1, _k_acc
-        mov  b, _k_rows
-    mv_row:
+#ifdef MV_DIRECT
+        mov  a, _matvec_sign_PARM_4
+        cjne a, #N, mvs_m        ; public: M rows enter at row N - M
+        mvsr = 0
+        .rept (N - M)
+        movx a, @r0
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0
+        inc  r0
+        anl  a, r5
+        xrl  (_IA + mvsr), a
+        mvsr = mvsr + 1
+        .endm
+    mvs_m:
+        .rept M
+        movx a, @r0
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0
+        inc  r0
+        anl  a, r5
+        xrl  (_IA + mvsr), a
+        mvsr = mvsr + 1
+        .endm
+#else
+        mov  a, r2
+        mov  r1, a
+        mov  b, _k_cnt
+    mvs_row:
         movx a, @r0              ; log K[r][c]
         inc  r0
-        movc a, @a+dptr          ; s * K[r][c] (K != 0)
+        movc a, @a+dptr
         mov  r5, a
         movx a, @r0              ; mask K[r][c]
         inc  r0
@@ -58,30 +145,609 @@ static void matvec_asm(void) __naked
         xrl  a, @r1
         mov  @r1, a
         inc  r1
-        djnz b, mv_row
+        movx a, @r0              ; log K[r][c]
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0              ; mask K[r][c]
+        inc  r0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+#if M % 4 == 0 && N % 4 == 0
+        movx a, @r0              ; log K[r][c]
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0              ; mask K[r][c]
+        inc  r0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+        movx a, @r0              ; log K[r][c]
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0              ; mask K[r][c]
+        inc  r0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+#endif
+        djnz b, mvs_row
+#endif
         mov  a, r6
-        add  a, _k_st
+        add  a, _matvec_sign_PARM_6
         mov  r6, a
         clr  a
         addc a, r7
         mov  r7, a
-        djnz r4, mv_col
+#ifdef MV_DIRECT
+        djnz r4, mvs_more
+        sjmp mvs_fin
+    mvs_more:
+        ljmp mvs_col
+    mvs_fin:
+#else
+        djnz r4, mvs_col
+#endif
+        mov  a, r2
+        mov  r1, a
+        mov  dpl, _matvec_sign_PARM_3
+        mov  dph, (_matvec_sign_PARM_3 + 1)
+        mov  r7, _matvec_sign_PARM_4
+    mvs_out:
+        mov  a, @r1
+        movx @dptr, a
+        inc  dptr
+        inc  r1
+        djnz r7, mvs_out
         ret
     __endasm;
 }
 
-void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
-               uint8_t rows, uint8_t cols, uint8_t st)
+
+/*
+ * The linear system of one layer (docs/SPEC.md 4.6) in the Gauss work at
+ * page k_Whi, column c at c * SST (card.h): identity, right-hand side =
+ * u[lo-v ..], then every term t of the layer: p_t x[u] goes to entry
+ * [row-lo][w-lo] if w >= lo (public index), else p_t x[u] x[w] to the
+ * right-hand side. First the x values become scalars, IA[2u] = log x[u],
+ * IA[2u+1] = DPH (zero page for 0), for from <= u < lo (k_ql = from; the
+ * ones below are still there, see sign.c), so a product is one MOVC with
+ * the coefficient's log and one AND with its mask: about 62 machine cycles
+ * per matrix term. k_lo, k_dim, k_tp (&T_RUW[3 t0], 2 bytes), k_nt (terms,
+ * 2 bytes), k_cp:k_cl = &coef LM of t0 in XDATA.
+ */
+__data uint16_t k_tp, k_nt;
+__data uint8_t k_lo, k_dim, k_cp, k_cl, k_nlo, k_rl, k_rp;
+
+static void layer_asm(void) __naked
 {
-    k_acc = (uint8_t)(uint16_t)acc;
-    k_x = (uint8_t)(uint16_t)x;
-    k_Klo = (uint8_t)K;
-    k_Khi = (uint8_t)(K >> 8);
-    k_rows = rows;
-    k_cols = cols;
-    k_st = st;
-    matvec_asm();
+    __asm
+        ; ---- x scalars for from <= u < lo: IA[2u] = log x[u], IA[2u+1] = DPH
+        ; (those below from are still there: sign.c)
+        mov  a, _k_ql
+        add  a, #(_IA + IX_OFF)
+        mov  r0, a
+        mov  a, _k_ql
+        rl   a
+        add  a, #_IA
+        mov  r1, a
+        mov  a, _k_lo
+        clr  c
+        subb a, _k_ql
+        mov  r7, a
+        mov  dptr, #GFT_LOGA
+    ly_xs:
+        mov  a, @r0
+        inc  r0
+        mov  r5, a
+        movc a, @a+dptr           ; log x
+        mov  @r1, a
+        inc  r1
+        mov  a, r5
+        dec  dph                  ; GFT_HIA = GFT_LOGA - 0x100
+        movc a, @a+dptr           ; 2 iff x == 0
+        inc  dph
+        add  a, #GFT_PAGE
+        mov  @r1, a
+        inc  r1
+        djnz r7, ly_xs
+        ; ---- identity: column c at r2:r3
+        mov  r2, #0
+        mov  r3, _k_Whi
+        mov  r7, #0
+    ly_icol:
+        mov  P2, r3
+        mov  a, r2
+        mov  r1, a
+        clr  a
+        .rept LDMAX               ; rows dim .. LDMAX-1 are unused
+        movx @r1, a
+        inc  r1
+        .endm
+        mov  a, r2
+        add  a, r7
+        mov  r1, a
+        mov  a, #1
+        movx @r1, a               ; public: the diagonal
+        mov  a, r2
+        add  a, #SST
+        mov  r2, a
+        clr  a
+        addc a, r3
+        mov  r3, a
+        inc  r7
+        mov  a, r7
+        cjne a, _k_dim, ly_icol
+        ; right-hand side column (c = dim, at r2:r3): u[lo - V + r]
+        mov  _k_rl, r2
+        mov  _k_rp, r3
+        mov  P2, r3
+        mov  a, r2
+        mov  r1, a
+        mov  a, _k_lo
+        add  a, #((X_U - V) & 0xFF)
+        mov  dpl, a
+        clr  a
+        addc a, #((X_U - V) >> 8)
+        mov  dph, a
+        mov  r6, _k_dim
+    ly_rhs0:
+        movx a, @dptr
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r6, ly_rhs0
+        ; ---- terms: r6:r7 term pointer, r3:r0 coefficient pointer
+        clr  a
+        clr  c
+        subb a, _k_lo
+        mov  _k_nlo, a            ; -lo
+        mov  a, _k_nt
+        jz   ly_cnt
+        inc  (_k_nt + 1)          ; djnz on both bytes
+    ly_cnt:
+        mov  r6, _k_tp
+        mov  r7, (_k_tp + 1)
+        mov  r0, _k_cl
+        mov  r3, _k_cp
+    ly_term:
+        mov  dpl, r6
+        mov  dph, r7
+        clr  a
+        movc a, @a+dptr           ; row
+        add  a, _k_nlo
+        mov  r2, a                ; row - lo
+        mov  a, #1
+        movc a, @a+dptr           ; u (< lo)
+        rl   a
+        add  a, #_IA
+        mov  r1, a
+        mov  a, #2
+        movc a, @a+dptr           ; w
+        add  a, _k_nlo            ; C iff w >= lo
+        mov  r4, a                ; w - lo
+        mov  a, @r1
+        mov  dpl, a
+        inc  r1
+        mov  a, @r1
+        mov  dph, a               ; DPTR = scalar x[u]
+        jnc  ly_const             ; public: w below the layer
+        mov  a, r6
+        add  a, #3
+        mov  r6, a
+        jnc  ly_t1
+        inc  r7
+    ly_t1:
+        ; cu = p x[u]: coefficient (log, mask); the pointer may cross a page
+        mov  P2, r3
+        movx a, @r0
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0
+        inc  r0
+        anl  a, r5
+        mov  r5, a                ; cu
+        cjne r0, #0, ly_t2
+        inc  r3
+    ly_t2:
+        ; matrix entry [row - lo][w - lo]: (w - lo) * SST + row - lo
+        mov  a, r4
+        mov  b, #SST
+        mul  ab
+        add  a, r2
+        mov  r1, a
+        mov  a, b
+        addc a, _k_Whi
+        mov  P2, a
+        movx a, @r1
+        xrl  a, r5
+        movx @r1, a
+    ly_next:
+        djnz _k_nt, ly_term
+        djnz (_k_nt + 1), ly_term
+        ret
+    ly_const:
+        ; rhs[row - lo] ^= p x[u] x[w]
+        mov  a, r6
+        add  a, #3
+        mov  r6, a
+        jnc  ly_c1
+        inc  r7
+    ly_c1:
+        mov  P2, r3
+        movx a, @r0
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0
+        inc  r0
+        anl  a, r5
+        mov  r5, a                ; cu
+        cjne r0, #0, ly_c2
+        inc  r3
+    ly_c2:
+        mov  a, r4
+        add  a, _k_lo             ; w
+        rl   a
+        add  a, #_IA
+        mov  r1, a
+        mov  a, r5
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr           ; log cu
+        mov  b, a
+        mov  a, @r1
+        mov  dpl, a
+        inc  r1
+        mov  a, @r1
+        mov  dph, a               ; DPTR = scalar x[w]
+        mov  a, b
+        movc a, @a+dptr           ; cu x[w] if cu != 0
+        mov  b, a
+        mov  a, r5
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff cu != 0
+        anl  a, b
+        mov  r5, a
+        mov  a, _k_rl
+        add  a, r2
+        mov  r1, a
+        mov  P2, _k_rp
+        movx a, @r1
+        xrl  a, r5
+        movx @r1, a
+        sjmp ly_next
+    __endasm;
 }
+
+void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
+                 uint8_t from)
+{
+    uint16_t cp = X_KCO + t0 + t0; /* no multiply: no __mulint call */
+    k_ql = from;
+    k_Whi = (uint8_t)(X_WG >> 8);
+    k_lo = lo;
+    k_dim = dim;
+    k_tp = (uint16_t)T_RUW + t0 + t0 + t0;
+    k_nt = nt;
+    k_cp = (uint8_t)(cp >> 8);
+    k_cl = (uint8_t)cp;
+    layer_asm();
+}
+
+/*
+ * Solve one layer's system (layer_asm's layout: column j at X_WG + j*SST,
+ * rows 0 .. n-1, right-hand side in column n) into IX[lo .. lo + n):
+ * Gaussian elimination with the same pivot repair as gauss_asm, then back
+ * substitution. Per pivot k: (1) repair masks FIX[i] = (pivot == 0) for
+ * i > k, accumulating the pivot p; (2) ok &= p != 0; (3) lo/mask pairs
+ * F[i] of W[i][k], i > k; (4) per column j > k: r = W[k][j] + the masked
+ * rows, q = r / p as a scalar (log r + 255 - log p with end-around carry,
+ * masked to the zero page when r == 0), its LM form kept at SUOFF + 2k of
+ * column j (or q itself to IX[lo + k] for the right-hand side), and
+ * W[i][j] ^= F[i] q for i > k. Back substitution: for j = n-1 .. 1,
+ * IX[lo + i] ^= U[i][j] x[lo + j] for i < j (the matvec loop). Scratch
+ * at the top of the scratch area, fb = IX_OFF - 3n: F at IA[fb + 2i], FIX
+ * at IA[fb + 2n + i], below it the x scalars of layer_asm survive.
+ * Every loop bound and branch depends on n, k, j only; a zero pivot
+ * (singular system, ok = 0) gives garbage from in-bounds reads.
+ */
+#define _k_inv _k_acc
+#define _k_u2k _k_x
+#define _k_f1  _k_st
+#define _k_xk  _k_Klo
+#define _k_k1  _k_Khi
+#define _k_fb  _k_rows
+
+static uint8_t solve_asm(void) __naked
+{
+    __asm
+        mov  _k_ok, #1
+        mov  _k_k, #0
+        mov  _k_ckl, #0
+        mov  _k_ckp, _k_Whi
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  _k_xk, a             ; &IX[lo + k]
+        mov  _k_u2k, #SUOFF
+        mov  a, _k_dim
+        mov  b, #3
+        mul  ab
+        mov  b, a
+        mov  a, #(_IA + IX_OFF)
+        clr  c
+        subb a, b
+        mov  _k_fb, a             ; scratch: F at fb + 2i, FIX at fb + 2n + i
+    sv_piv:
+        ; ---- (1) repair masks and pivot
+        mov  P2, _k_ckp
+        mov  a, _k_k
+        inc  a
+        mov  _k_k1, a
+        add  a, _k_ckl
+        mov  r1, a                ; &W[k+1][k]
+        dec  a
+        mov  r0, a
+        movx a, @r0
+        mov  r6, a                ; pivot
+        mov  a, _k_dim
+        clr  c
+        subb a, _k_k1
+        mov  _k_cnt, a            ; n - k - 1
+        mov  r7, a
+        mov  a, _k_dim
+        rl   a
+        add  a, _k_fb
+        add  a, _k_k1
+        mov  r0, a
+        mov  _k_t1, a             ; &FIX[k+1]
+        mov  a, r7
+        jz   sv_fixed
+    sv_fix:
+        mov  a, r6
+        add  a, #0xFF             ; C = pivot != 0
+        cpl  c
+        clr  a
+        subb a, #0                ; 0xFF iff pivot == 0
+        mov  @r0, a
+        inc  r0
+        mov  r5, a
+        movx a, @r1
+        inc  r1
+        anl  a, r5
+        xrl  ar6, a
+        djnz r7, sv_fix
+    sv_fixed:
+        ; ---- (2) ok, 255 - log p
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        rlc  a
+        anl  _k_ok, a
+        mov  a, r6
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        cpl  a
+        mov  _k_inv, a
+        mov  r2, _k_ckl
+        mov  r3, _k_ckp
+        mov  a, _k_cnt
+        jnz  sv_fac0
+        ljmp sv_last              ; public: the last pivot
+    sv_fac0:
+        ; ---- (3) F[i] = log, mask of W[i][k], i > k
+        mov  r7, a
+        mov  a, _k_k1
+        rl   a
+        add  a, _k_fb
+        mov  r0, a
+        mov  _k_f1, a             ; &F[k+1]
+        mov  a, _k_ckl
+        add  a, _k_k1
+        mov  r1, a
+    sv_fac:
+        movx a, @r1
+        inc  r1
+        mov  r5, a
+        movc a, @a+dptr
+        mov  @r0, a
+        inc  r0
+        mov  a, r5
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff W[i][k] != 0
+        mov  @r0, a
+        inc  r0
+        djnz r7, sv_fac
+        ; ---- (4) columns j = k+1 .. n (n is the right-hand side)
+        mov  a, _k_dim
+        clr  c
+        subb a, _k_k
+        mov  _k_j, a              ; n - k columns
+    sv_col:
+        mov  a, r2
+        add  a, #SST
+        mov  r2, a
+        clr  a
+        addc a, r3
+        mov  r3, a
+        mov  P2, a
+        mov  a, r2
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1               ; W[k][j]
+        inc  r1
+        mov  r6, a
+        mov  r7, _k_cnt
+        mov  r0, _k_t1
+    sv_rep:
+        movx a, @r1
+        inc  r1
+        anl  a, @r0
+        inc  r0
+        xrl  ar6, a
+        djnz r7, sv_rep
+        mov  a, r6
+        ; q = r / p: DPL = (log r - log p) & mask r, DPH = page + 2 (r == 0)
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        add  a, _k_inv
+        addc a, #0                ; mod 255 (255 stands for 0)
+        mov  r5, a
+        mov  a, r6
+        dec  dph                  ; GFT_HIA
+        movc a, @a+dptr           ; 2 iff r == 0
+        mov  r4, a
+        add  a, #GFT_PAGE
+        mov  dph, a
+        mov  a, r4
+        rr   a
+        dec  a
+        mov  b, a                 ; 0xFF iff r != 0
+        anl  a, r5
+        mov  dpl, a
+        mov  a, _k_j
+        cjne a, #1, sv_keep       ; public: the right-hand side column
+        clr  a
+        movc a, @a+dptr           ; q
+        mov  r0, _k_xk
+        mov  @r0, a
+        sjmp sv_elim
+    sv_keep:
+        mov  a, r2
+        add  a, _k_u2k
+        mov  r1, a
+        mov  a, dpl
+        movx @r1, a
+        inc  r1
+        mov  a, b
+        movx @r1, a
+    sv_elim:
+        mov  r7, _k_cnt
+        mov  a, r2
+        add  a, _k_k1
+        mov  r1, a
+        mov  r0, _k_f1
+    sv_elm:
+        mov  a, @r0
+        inc  r0
+        movc a, @a+dptr
+        anl  a, @r0
+        inc  r0
+        mov  r5, a
+        movx a, @r1
+        xrl  a, r5
+        movx @r1, a
+        inc  r1
+        djnz r7, sv_elm
+        djnz _k_j, sv_col
+        ; next pivot
+        mov  a, _k_ckl
+        add  a, #SST
+        mov  _k_ckl, a
+        clr  a
+        addc a, _k_ckp
+        mov  _k_ckp, a
+        inc  _k_xk
+        inc  _k_u2k
+        inc  _k_u2k
+        inc  _k_k
+        ljmp sv_piv
+    sv_last:
+        ; k = n - 1: x[lo + k] = W[k][n] / p (zero if W[k][n] == 0)
+        mov  a, r2
+        add  a, #SST
+        mov  r1, a
+        clr  a
+        addc a, r3
+        mov  P2, a                ; column n
+        mov  a, r1
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1
+        mov  r6, a
+        movc a, @a+dptr           ; DPTR = GFT_LOGA
+        add  a, _k_inv
+        addc a, #0
+        mov  dpl, a
+        mov  dph, #GFT_PAGE
+        clr  a
+        movc a, @a+dptr
+        mov  r5, a
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff W[k][n] != 0
+        anl  a, r5
+        mov  r0, _k_xk
+        mov  @r0, a
+        ; ---- back substitution, j = n-1 .. 1
+        mov  r4, _k_k
+    sb_col:
+        mov  a, r4
+        jz   sb_done
+        mov  b, #SST
+        mul  ab
+        add  a, #SUOFF
+        mov  r1, a                ; U[0][j]
+        mov  a, b
+        add  a, _k_Whi
+        mov  P2, a
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  r3, a                ; &IX[lo]
+        add  a, r4
+        mov  r0, a
+        mov  a, @r0               ; x[lo + j]
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr
+        add  a, #GFT_PAGE
+        xch  a, r5
+        inc  dph
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r5
+        mov  a, r3
+        mov  r0, a
+        mov  a, r4
+        mov  r7, a
+    sb_row:
+        movx a, @r1
+        inc  r1
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r1
+        inc  r1
+        anl  a, r5
+        xrl  a, @r0
+        mov  @r0, a
+        inc  r0
+        djnz r7, sb_row
+        dec  r4
+        sjmp sb_col
+    sb_done:
+        mov  dpl, _k_ok
+        ret
+    __endasm;
+}
+
+uint8_t layer_solve(uint8_t lo, uint8_t dim)
+{
+    k_Whi = (uint8_t)(X_WG >> 8);
+    k_lo = lo;
+    k_dim = dim;
+    return solve_asm();
+}
+
+/* ---- not on the signing path (key set-up, public key, C-twin API) ---- */
 
 /*
  * Gauss-Jordan on the column-major matrix at page k_Whi (element [r][c] at
@@ -95,6 +761,7 @@ void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
 static uint8_t gauss_asm(void) __naked
 {
     __asm
+    _kernels_sign_end::          ; build-image.sh: end of the signing kernels
         mov  _k_ok, #1
         mov  _k_k, #0
     gk_loop:
@@ -322,212 +989,70 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
 }
 
 /*
- * The linear system of one layer (docs/SPEC.md 4.6) in the Gauss work at
- * page k_Whi: identity, right-hand side = u[lo-v ..], then every term
- * t of the layer: p_t x[u] goes to entry [row-lo][w-lo] if w >= lo (public
- * index), else p_t x[u] x[w] to the right-hand side. k_lo, k_dim, k_tp
- * (&T_RUW[3 t0], 2 bytes), k_nt (terms, 2 bytes), k_cp:k_cl = &coef LM of
- * t0 in XDATA.
+ * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
+ * K + c*st; x[c] enters as the scalar DPTR = GFT + log x + 512*(x == 0).
+ * 15 machine cycles per entry.
  */
-__data uint16_t k_tp, k_nt;
-__data uint8_t k_lo, k_dim, k_cp, k_cl;
-
-static void layer_asm(void) __naked
+static void matvec_asm(void) __naked
 {
     __asm
-        ; ---- identity and right-hand side
-        mov  r7, #0               ; column c
-    ly_icol:
-        mov  a, r7
-        mov  b, #GST
-        mul  ab
-        mov  r1, a
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        mov  r6, #0               ; row r
-    ly_irow:
-        mov  a, r6
-        cjne a, ar7, ly_izero     ; public: the diagonal
-        mov  a, #1
-        sjmp ly_iput
-    ly_izero:
-        clr  a
-    ly_iput:
-        movx @r1, a
-        inc  r1
-        inc  r6
-        mov  a, r6
-        cjne a, _k_dim, ly_irow
-        inc  r7
-        mov  a, r7
-        cjne a, _k_dim, ly_icol
-        ; right-hand side column (c = dim): u[lo - V + r]
-        mov  a, _k_dim
-        mov  b, #GST
-        mul  ab
-        mov  r1, a
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        mov  a, _k_lo
-        add  a, #((X_U - V) & 0xFF)
+        mov  r6, _k_Klo
+        mov  r7, _k_Khi
+        mov  r4, _k_cols
+        mov  r3, _k_x
+    mv_col:
+        mov  a, r3
+        mov  r0, a
+        mov  a, @r0              ; s = x[c]
+        inc  r3
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr          ; 2 if s == 0
+        add  a, #GFT_PAGE
+        xch  a, r5               ; r5 = DPH, a = s
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr          ; log s
         mov  dpl, a
-        clr  a
-        addc a, #((X_U - V) >> 8)
-        mov  dph, a
-        mov  r6, _k_dim
-    ly_rhs0:
-        movx a, @dptr
-        movx @r1, a
-        inc  dptr
-        inc  r1
-        djnz r6, ly_rhs0
-        ; ---- terms
-        mov  r6, _k_tp
-        mov  r7, (_k_tp + 1)
-        mov  r0, _k_cl
-    ly_term:
-        mov  dpl, r6
-        mov  dph, r7
-        clr  a
-        movc a, @a+dptr           ; row
-        clr  c
-        subb a, _k_lo
-        mov  r2, a                ; row - lo
-        mov  a, #1
-        movc a, @a+dptr           ; u
-        add  a, #(_IA + 64)
-        mov  r1, a
-        mov  a, @r1
-        mov  r3, a                ; x[u]
-        mov  a, #2
-        movc a, @a+dptr           ; w
-        mov  r4, a
+        mov  dph, r5
+        mov  P2, r7
         mov  a, r6
-        add  a, #3
+        mov  r0, a
+        mov  r1, _k_acc
+        mov  b, _k_rows
+    mv_row:
+        movx a, @r0              ; log K[r][c]
+        inc  r0
+        movc a, @a+dptr          ; s * K[r][c] (K != 0)
+        mov  r5, a
+        movx a, @r0              ; mask K[r][c]
+        inc  r0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+        djnz b, mv_row
+        mov  a, r6
+        add  a, _k_st
         mov  r6, a
         clr  a
         addc a, r7
         mov  r7, a
-        ; coefficient (lo, mask); the pointer may cross a page (public)
-        mov  P2, _k_cp
-        movx a, @r0
-        mov  r5, a                ; log p
-        inc  r0
-        movx a, @r0
-        mov  b, a                 ; mask p
-        inc  r0
-        cjne r0, #0, ly_cpok
-        inc  _k_cp
-    ly_cpok:
-        ; cu = p x[u] = GFT[log x[u] + log p] & mask x[u] & mask p
-        mov  a, r3
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
-        add  a, r5
-        mov  r5, a
-        clr  a
-        addc a, #GFT_PAGE
-        mov  dph, a
-        mov  dpl, #0
-        mov  a, r5
-        movc a, @a+dptr
-        anl  a, b
-        mov  r5, a
-        mov  a, r3
-        add  a, #0xFF
-        clr  a
-        subb a, #0
-        anl  a, r5
-        mov  r5, a                ; cu
-        mov  a, r4
-        clr  c
-        subb a, _k_lo
-        jc   ly_const             ; public: w below the layer
-        ; matrix entry [row - lo][w - lo]
-        mov  b, #GST
-        mul  ab
-        add  a, r2
-        mov  r1, a
-        mov  a, b
-        addc a, _k_Whi
-        mov  P2, a
-        movx a, @r1
-        xrl  a, r5
-        movx @r1, a
-        sjmp ly_next
-    ly_const:
-        ; rhs[row - lo] ^= cu * x[w]
-        mov  a, r4
-        add  a, #(_IA + 64)
-        mov  r1, a
-        mov  a, @r1
-        mov  r4, a                ; x[w]
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
-        mov  r3, a
-        mov  a, r5
-        movc a, @a+dptr
-        add  a, r3
-        mov  r3, a
-        clr  a
-        addc a, #GFT_PAGE
-        mov  dph, a
-        mov  dpl, #0
-        mov  a, r3
-        movc a, @a+dptr
-        mov  r3, a
-        mov  a, r4
-        add  a, #0xFF
-        clr  a
-        subb a, #0
-        anl  a, r3
-        mov  r3, a
-        mov  a, r5
-        add  a, #0xFF
-        clr  a
-        subb a, #0
-        anl  a, r3
-        mov  r3, a
-        mov  a, _k_dim
-        mov  b, #GST
-        mul  ab
-        add  a, r2
-        mov  r1, a
-        mov  a, b
-        addc a, _k_Whi
-        mov  P2, a
-        movx a, @r1
-        xrl  a, r3
-        movx @r1, a
-    ly_next:
-        ; 16-bit term count
-        mov  a, _k_nt
-        jnz  ly_dec
-        dec  (_k_nt + 1)
-    ly_dec:
-        dec  _k_nt
-        mov  a, _k_nt
-        orl  a, (_k_nt + 1)
-        jz   ly_done
-        ljmp ly_term
-    ly_done:
+        djnz r4, mv_col
         ret
     __endasm;
 }
 
-void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt)
+void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
+               uint8_t rows, uint8_t cols, uint8_t st)
 {
-    uint16_t cp = X_KCO + 2 * t0;
-    k_Whi = (uint8_t)(X_WG >> 8);
-    k_lo = lo;
-    k_dim = dim;
-    k_tp = (uint16_t)(T_RUW + 3 * t0);
-    k_nt = nt;
-    k_cp = (uint8_t)(cp >> 8);
-    k_cl = (uint8_t)cp;
-    layer_asm();
+    k_acc = (uint8_t)(uint16_t)acc;
+    k_x = (uint8_t)(uint16_t)x;
+    k_Klo = (uint8_t)K;
+    k_Khi = (uint8_t)(K >> 8);
+    k_rows = rows;
+    k_cols = cols;
+    k_st = st;
+    matvec_asm();
 }
 
 /*
@@ -535,7 +1060,6 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt)
  * term: PT, QT in scalar form (lo, hi) at X_PT, X_QT; the LM column j of
  * A3 at col (never crosses a page). About 75 cycles per term.
  */
-__data uint8_t k_ql, k_qp, k_sq;
 
 static void pk_asm(void) __naked
 {
@@ -547,7 +1071,7 @@ static void pk_asm(void) __naked
         mov  dph, r7
         clr  a
         movc a, @a+dptr           ; row
-        add  a, #(_IA + 64 - V)
+        add  a, #(_IA + IX_OFF - V)
         mov  r2, a                ; &F[row - V]
         mov  a, #1
         movc a, @a+dptr           ; u

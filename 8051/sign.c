@@ -7,15 +7,18 @@
  */
 #include "card.h"
 
-static __code const uint8_t LLO[5] = {V, V + A, V + A + 1, V + A + 2, N};
-static __code const uint16_t LT[5] = {TTS_LAYER0, TTS_LAYER1, TTS_LAYER2,
-                                      TTS_LAYER3, TTS_LAYER4};
+/* The four layers: first variable, size, first term, number of terms. */
+#define L0 V, A, TTS_LAYER0, TTS_LAYER1 - TTS_LAYER0
+#define L1 V + A, 1, TTS_LAYER1, TTS_LAYER2 - TTS_LAYER1
+#define L2 V + A + 1, 1, TTS_LAYER2, TTS_LAYER3 - TTS_LAYER2
+#define L3 V + A + 2, B, TTS_LAYER3, TTS_LAYER4 - TTS_LAYER3
 
 #define WCOL(c) XP(X_WG + (uint16_t)(c) * GST)
 
 #ifdef CARD_C_KERNELS
 /* C twin of layer_asm (kernels.c) */
-static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt)
+static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
+                        uint8_t from)
 {
     uint8_t r, c;
     uint16_t t;
@@ -39,45 +42,74 @@ static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt)
     }
 }
 #else
-void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt);
+/* from: x scalars below it are still in the scratch (kernels.c) */
+void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
+                 uint8_t from);
 #endif
 
-static uint8_t solve_layer(uint8_t L)
+#ifdef CARD_C_KERNELS
+/* C twin of layer_solve (kernels.c): Gauss-Jordan on the GST layout of
+ * the twin layer_build; the same pivots (so the same verdict) and, for an
+ * invertible system, the same (unique) solution. */
+uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
-    uint8_t lo = LLO[L], dim = LLO[L + 1] - lo, c;
-    __xdata uint8_t *rhs = WCOL(dim);
-    layer_build(lo, dim, LT[L], LT[L + 1] - LT[L]);
-    c = gauss(X_WG, dim, dim + 1);
-    for (lo = LLO[L]; dim; dim--, lo++)
-        IX[lo] = *rhs++;
+    uint8_t c = gauss(X_WG, dim, dim + 1);
+    xcopy_i(X_WG + (uint16_t)dim * GST, (uint8_t)(uint16_t)(IX + lo), dim);
     return c;
 }
+
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
+{
+    __idata uint8_t *d = (__idata uint8_t *)dst;
+    do
+        *d++ = XB(src++);
+    while (--n);
+}
+
+/* C twin of matvec_sign (kernels.c) */
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols, uint8_t st)
+{
+    uint8_t i;
+    for (i = 0; i < rows; i++)
+        ISCR[i] = 0;
+    matvec_lm(ISCR, K, IX, rows, cols, st);
+    for (i = 0; i < rows; i++)
+        XB(out + i) = ISCR[i] ^ XB(s + i);
+}
+#endif
+
+/* The assembly layer_build keeps x scalars at IA[0 .. 2 lo) and
+ * layer_solve its scratch at IA[IX_OFF - 3 dim .. IX_OFF): when they never
+ * meet, each layer converts only the x values the previous one solved
+ * (from = the previous layer's first variable). */
+#if !defined(CARD_C_KERNELS) && 2 * (V + A) + 3 * A <= IX_OFF && 2 * (V + A + 2) + 3 <= IX_OFF
+#define XS_INC 1
+#else
+#define XS_INC 0
+#endif
+
+#define SOLVE_(lo, dim, t0, nt, from) \
+    (layer_build(lo, dim, t0, nt, from), layer_solve(lo, dim))
+#define solve_layer(layer, from) SOLVE_(layer, from)
 
 uint16_t sign(void)
 {
     uint8_t i, ok;
     uint16_t attempt;
-    __xdata uint8_t *out = XP(X_RESP);
     stream_init(XP(X_CMD + M));
-    for (i = 0; i < M; i++) {
-        IX[i] = XB(X_CMD + i);
-        ISCR[i] = 0;
-    }
-    matvec_lm(ISCR, X_KS1, IX, M, M, STM);
-    for (i = 0; i < M; i++)
-        XU[i] = ISCR[i] ^ XB(X_Ks1 + i);
+    xcopy_i(X_CMD, (uint8_t)(uint16_t)IX, M);
+    matvec_sign(X_KS1, X_Ks1, X_U, M, M, STM);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         for (i = 0; i < V; i++)
             IX[i] = stream_byte();
-        ok = 1;
-        for (i = 0; i < 4; i++)
-            ok &= solve_layer(i);
+        /* all four, always (&, not &&) */
+        ok = solve_layer(L0, 0);
+        ok &= solve_layer(L1, XS_INC ? V : 0);
+        ok &= solve_layer(L2, XS_INC ? V + A : 0);
+        ok &= solve_layer(L3, XS_INC ? V + A + 1 : 0);
         if (ok) { /* declassified: the attempt succeeded */
-            for (i = 0; i < N; i++)
-                ISCR[i] = 0;
-            matvec_lm(ISCR, X_KS3, IX, N, N, STN);
-            for (i = 0; i < N; i++)
-                out[i] = ISCR[i] ^ XB(X_Ks3 + i);
+            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, STN);
             return 0;
         }
     }

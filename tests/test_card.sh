@@ -150,6 +150,11 @@ if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then
     sign_checks "$W/a.log" 3 && sign_checks "$W/c.log" 3 &&
         [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/c.log")" ]
     say $? "assembly kernels and their C twins give the same signatures"
+    if [ -f "$CARD_DIR/tts-20-28-loop.ihx" ]; then
+        "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-loop.ihx" put-key "$sk" $args > "$W/l.log" 2>&1
+        sign_checks "$W/l.log" 3 && [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/l.log")" ]
+        say $? "the looped signing matvec (-DCARD_MV_LOOP) gives the same signatures"
+    fi
 fi
 
 # -- constant time: 20 random keys and digests, one attempt each: same cycles
