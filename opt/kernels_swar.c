@@ -226,56 +226,57 @@ static const uint8_t glog[256] = {
 };
 
 /* Bucket evaluation: out = sum over monomials c * B_c with c = w_i w_j or
- * w_i. Block B is XORed into bucket lo[c & 15] and hi[c >> 4]; then
- * sum_v v*lo[v] + t^4 sum_v v*hi[v], by bits of v and Horner in t. */
-static void pk_eval_swar(uint8_t *out, const uint8_t *pk, const uint8_t *w,
-                         unsigned m, unsigned n)
+ * w_i. Block B is XORed into bucket c (one of 256: one read-modify-write
+ * per word and monomial); then with c = 16h + l the sum is
+ * sum_l l * (XOR_h bucket[h][l]) + t^4 sum_h h * (XOR_l bucket[h][l]), each
+ * by the bits of the nibble and Horner in t. Only public data (the key,
+ * the signature) decide the buckets. */
+static inline __attribute__((always_inline)) void pk_eval_swar_m(uint8_t *out, const uint8_t *pk,
+                                                                  const uint8_t *w,
+                                                                  const unsigned m, unsigned n)
 {
-    uint64_t lo[16][5], hi[16][5];
     const unsigned nw = m / 8, rem = m % 8; /* m is 16..36, rem 0 or 4 */
-    memset(lo, 0, sizeof lo);
-    memset(hi, 0, sizeof hi);
+    const unsigned W = nw + (rem ? 1 : 0);   /* words per bucket */
+    uint64_t B[256 * 5];
+    memset(B, 0, sizeof(uint64_t) * 256 * W);
     for (unsigned i = 0; i < n; i++) {
         const unsigned li = w[i] ? glog[w[i]] : 0;
         for (unsigned j = i; j < n; j++, pk += m) {
             const uint8_t c = (w[i] && w[j]) ? gexp[li + glog[w[j]]] : 0;
-            uint64_t *a = lo[c & 15], *b = hi[c >> 4];
-            for (unsigned q = 0; q < nw; q++) {
-                uint64_t v = ld64(pk + 8 * q);
-                a[q] ^= v;
-                b[q] ^= v;
-            }
+            uint64_t *a = B + (size_t)c * W;
+            for (unsigned q = 0; q < nw; q++)
+                a[q] ^= ld64(pk + 8 * q);
             if (rem) {
                 uint32_t v32;
                 memcpy(&v32, pk + 8 * nw, 4);
                 a[nw] ^= v32;
-                b[nw] ^= v32;
             }
         }
     }
     for (unsigned i = 0; i < n; i++, pk += m) {
-        const uint8_t c = w[i];
-        uint64_t *a = lo[c & 15], *b = hi[c >> 4];
-        for (unsigned q = 0; q < nw; q++) {
-            uint64_t v = ld64(pk + 8 * q);
-            a[q] ^= v;
-            b[q] ^= v;
-        }
+        uint64_t *a = B + (size_t)w[i] * W;
+        for (unsigned q = 0; q < nw; q++)
+            a[q] ^= ld64(pk + 8 * q);
         if (rem) {
             uint32_t v32;
             memcpy(&v32, pk + 8 * nw, 4);
             a[nw] ^= v32;
-            b[nw] ^= v32;
         }
     }
     uint8_t res[40];
-    for (unsigned q = 0; q <= nw; q++) {
-        uint64_t g[8] = {0};
+    for (unsigned q = 0; q < W; q++) {
+        uint64_t lo[16] = {0}, hi[16] = {0}, g[8] = {0};
+        for (unsigned h = 0; h < 16; h++)
+            for (unsigned l = 0; l < 16; l++) {
+                const uint64_t x = B[(16 * h + l) * W + q];
+                lo[l] ^= x;
+                hi[h] ^= x;
+            }
         for (unsigned v = 1; v < 16; v++)
             for (unsigned bit = 0; bit < 4; bit++)
                 if ((v >> bit) & 1) {
-                    g[bit] ^= lo[v][q];
-                    g[4 + bit] ^= hi[v][q];
+                    g[bit] ^= lo[v];
+                    g[4 + bit] ^= hi[v];
                 }
         uint64_t r = g[7];
         for (int bit = 6; bit >= 0; bit--)
@@ -283,6 +284,21 @@ static void pk_eval_swar(uint8_t *out, const uint8_t *pk, const uint8_t *w,
         st64(res + 8 * q, r);
     }
     memcpy(out, res, m);
+}
+
+/* The same with m a constant in each case, so that the word loops unroll. */
+static void pk_eval_swar(uint8_t *out, const uint8_t *pk, const uint8_t *w,
+                         unsigned m, unsigned n)
+{
+    switch (m) {
+    case 16: pk_eval_swar_m(out, pk, w, 16, n); break;
+    case 20: pk_eval_swar_m(out, pk, w, 20, n); break;
+    case 24: pk_eval_swar_m(out, pk, w, 24, n); break;
+    case 28: pk_eval_swar_m(out, pk, w, 28, n); break;
+    case 32: pk_eval_swar_m(out, pk, w, 32, n); break;
+    case 36: pk_eval_swar_m(out, pk, w, 36, n); break;
+    default: pk_eval_swar_m(out, pk, w, m, n); break;
+    }
 }
 
 static const tts_kernels tts_kernels_swar = {
