@@ -265,13 +265,21 @@ static inline __attribute__((always_inline)) void pk_eval_swar_m(uint8_t *out, c
     }
     uint8_t res[40];
     for (unsigned q = 0; q < W; q++) {
-        uint64_t lo[16] = {0}, hi[16] = {0}, g[8] = {0};
-        for (unsigned h = 0; h < 16; h++)
-            for (unsigned l = 0; l < 16; l++) {
-                const uint64_t x = B[(16 * h + l) * W + q];
-                lo[l] ^= x;
-                hi[h] ^= x;
+        uint64_t lo[16], hi[16] = {0}, g[8] = {0};
+        /* column sums lo[l] and row sums hi[h] of the 16 x 16 buckets, in
+         * two halves of eight columns so that the sums stay in registers */
+        for (unsigned half = 0; half < 16; half += 8) {
+            uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0;
+            for (unsigned h = 0; h < 16; h++) {
+                const uint64_t *r = B + (size_t)(16 * h + half) * W + q;
+                const uint64_t x0 = r[0], x1 = r[W], x2 = r[2 * W], x3 = r[3 * W];
+                const uint64_t x4 = r[4 * W], x5 = r[5 * W], x6 = r[6 * W], x7 = r[7 * W];
+                c0 ^= x0, c1 ^= x1, c2 ^= x2, c3 ^= x3, c4 ^= x4, c5 ^= x5, c6 ^= x6, c7 ^= x7;
+                hi[h] ^= (x0 ^ x1) ^ (x2 ^ x3) ^ (x4 ^ x5) ^ (x6 ^ x7);
             }
+            lo[half] = c0, lo[half + 1] = c1, lo[half + 2] = c2, lo[half + 3] = c3;
+            lo[half + 4] = c4, lo[half + 5] = c5, lo[half + 6] = c6, lo[half + 7] = c7;
+        }
         for (unsigned v = 1; v < 16; v++)
             for (unsigned bit = 0; bit < 4; bit++)
                 if ((v >> bit) & 1) {
