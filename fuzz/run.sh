@@ -37,7 +37,7 @@ compile() { # compile SRC [extra flags]
     lib="$lib $o"
 }
 [ -n "${LIB_SOURCES:-}" ] || { echo "fuzz: LIB_SOURCES not set (run make fuzz)" >&2; exit 2; }
-for s in $LIB_SOURCES tools/ttsfile.c tools/manifest.c; do
+for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/manifest.c; do
     case $s in *.c) compile "$s" ;; esac
 done
 grep -q '^#define TTS_HAVE_AVX2 1' "$build/config.h" && compile opt/kernels_avx2.c ${AVX2_CFLAGS:--mavx2}

@@ -94,10 +94,15 @@ cmp -s alice.pub alice2.pub && cmp -s alice.sec alice2.sec
 check $? "keygen --seed is deterministic"
 [ "$(header alice.pub)" = "54 54 53 50 01 14 1c 00" ]
 check $? "public key header: TTS P 1 20 28 0"
-[ "$(header alice.sec)" = "54 54 53 53 01 14 1c 00" ]
-check $? "secret key header: TTS S 1 20 28 0"
-[ "$(size alice.pub)" = 8688 ] && [ "$(size alice.sec)" = 1407 ]
-check $? "default set TTS(20,28): files are 8+8680 and 8+1399 bytes"
+[ "$(header alice.sec)" = "54 54 53 53 02 14 1c 00" ]
+check $? "secret key header: TTS S 2 20 28 0"
+[ "$(size alice.pub)" = 8688 ] && [ "$(size alice.sec)" = 1439 ]
+check $? "default set TTS(20,28): files are 8+8680 and 8+32+1399 bytes"
+# the binding: bytes 8..39 of the secret key file are the SHA-256 of the
+# public key (computed here by sha256sum, not by the tool)
+[ "$(tail -c +9 alice.pub | sha256sum | cut -c1-64)" = \
+  "$(od -An -tx1 -j8 -N32 alice.sec | tr -d ' \n')" ]
+check $? "secret key file: bytes 8..39 are SHA-256 of the public key"
 [ "$(mode alice.sec)" = "-rw-------" ]
 check $? "secret key file has mode 600"
 
@@ -114,15 +119,15 @@ while read -r name m n _v _a _b _c sk pk sig; do
     k=k$m-$n
     "$TTS" keygen --params "$name" --seed seed -o "$k" 2> err &&
         [ "$(size "$k.pub")" = $((8 + pk)) ] &&
-        [ "$(size "$k.sec")" = $((8 + sk)) ] &&
+        [ "$(size "$k.sec")" = $((40 + sk)) ] &&
         [ "$(header "$k.pub")" = "54 54 53 50 01 $mx $nx 00" ] &&
-        [ "$(header "$k.sec")" = "54 54 53 53 01 $mx $nx 00" ] &&
+        [ "$(header "$k.sec")" = "54 54 53 53 02 $mx $nx 00" ] &&
         "$TTS" sign -k "$k.sec" -o "$k.sig" msg 2>> err &&
         [ "$(size "$k.sig")" = $((8 + sig)) ] &&
         [ "$(header "$k.sig")" = "54 54 53 47 01 $mx $nx 00" ] &&
         "$TTS" verify -p "$k.pub" -s "$k.sig" msg > out 2>> err &&
         [ "$(cat out)" = valid ]
-    check $? "$name: keygen, sign, verify; files of 8+$sk, 8+$pk, 8+$sig bytes"
+    check $? "$name: keygen, sign, verify; files of 8+32+$sk, 8+$pk, 8+$sig bytes"
 done < params.want
 
 run 0 "--params accepts tts-16-22" "$TTS" keygen --params tts-16-22 -o small
@@ -297,7 +302,7 @@ refuse "reserved" "a nonzero reserved byte" \
 cp alice.pub set.pub && poke set.pub 5 021
 refuse "unknown parameter set" "an unknown (m,n) in the header" \
     "$TTS" verify -p set.pub -s letter.sig letter
-cp alice.sec bad.sec && flip bad.sec 408
+cp alice.sec bad.sec && flip bad.sec 440
 refuse "malformed secret key" "a secret key whose s1 is inconsistent (sign)" \
     "$TTS" sign -k bad.sec letter
 refuse "malformed secret key" "... and the same key in pubkey" \

@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 
+#include "fileio.h"
 #include "tts.h"
 #include "ttsfile.h"
 
@@ -37,9 +38,10 @@ static const char usage_text[] =
     "  params       list the parameter sets and their sizes in bytes\n"
     "  keygen [--params SET] [--seed FILE] [--armor] [--force] -o NAME\n"
     "               write a key pair to NAME.pub and NAME.sec\n"
-    "  sign -k KEY.sec [-o SIG] [--armor] [--force] [FILE|-]\n"
+    "  sign -k KEY.sec [-o SIG] [--armor] [--force] [--no-verify]\n"
+    "       [--max-bytes N] [FILE|-]\n"
     "               sign FILE (default: standard input)\n"
-    "  verify -p KEY.pub -s SIG [FILE|-]\n"
+    "  verify -p KEY.pub -s SIG [--max-bytes N] [FILE|-]\n"
     "               check a signature of FILE (default: standard input)\n"
     "  pubkey -k KEY.sec [-o KEY.pub] [--armor] [--force]\n"
     "               recompute the public key of a secret key\n"
@@ -56,6 +58,9 @@ static const char usage_text[] =
     "  -s, --sig F      signature file\n"
     "  -a, --armor      write base64 text instead of binary\n"
     "  -f, --force      replace existing output files\n"
+    "  --no-verify      sign: skip the check of the signature before it is\n"
+    "                   written\n"
+    "  --max-bytes N    refuse a message longer than N bytes (streams)\n"
     "  -h, --help       show this text\n"
     "\n"
     "exit status: 0 success, 1 invalid signature, 2 usage or input error.\n"
@@ -195,6 +200,30 @@ static int load(const char *path, ttsfile_kind kind, const tts_params **p,
     return ST_OK;
 }
 
+/* The checks of an output made before any work (a refusal must not come
+ * after hashing a large input), and its refusal to name an input. */
+static int check_output(const char *path, int armor, int force,
+                        const char *const *inputs, size_t ninputs)
+{
+    char err[ERRLEN];
+    int rc = fileio_check_output(path, force ? FILEIO_FORCE : 0, err,
+                                 sizeof err);
+
+    if (rc == FILEIO_EXISTS)
+        return fail("%s; use --force to overwrite", err);
+    if (rc != FILEIO_OK)
+        return fail("%s", err);
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i] && fileio_same_file(path, inputs[i]))
+            return fail("%s: the output is the input %s; refusing to "
+                        "overwrite it", path, inputs[i]);
+    /* Binary bytes on a terminal are unreadable and can upset it. */
+    if (strcmp(path, "-") == 0 && !armor && isatty(STDOUT_FILENO))
+        return fail("refusing to write binary data to a terminal; use -o "
+                    "FILE or --armor");
+    return ST_OK;
+}
+
 static int save(const char *path, ttsfile_kind kind, const tts_params *p,
                 const uint8_t *payload, unsigned flags)
 {
@@ -208,50 +237,60 @@ static int save(const char *path, ttsfile_kind kind, const tts_params *p,
     return ST_OK;
 }
 
-/* Binary bytes on a terminal are unreadable and can upset it. */
-static int check_output(const char *path, int armor)
-{
-    if (strcmp(path, "-") == 0 && !armor && isatty(STDOUT_FILENO))
-        return fail("refusing to write binary data to a terminal; use -o "
-                    "FILE or --armor");
-    return ST_OK;
-}
-
+/* A secret key file, checked on reading (ttsfile.h: tts_sk_check and the
+ * public-key binding), and its public key. */
 static int load_secret(const char *path, const tts_params **p, uint8_t **sk,
-                       size_t *len)
+                       size_t *len, uint8_t **pk)
 {
     if (load(path, TTSFILE_SECRET_KEY, p, sk, len) != ST_OK)
         return ST_ERROR;
-    /* tts_sign trusts its key; a file may hold anything. */
-    if (tts_sk_check(*p, *sk) != TTS_OK) {
+    if ((*pk = malloc(tts_pk_bytes(*p))) == NULL ||
+        tts_pk_from_sk(*p, *pk, *sk) != TTS_OK) {
         ttsfile_free(*sk, *len);
-        *sk = NULL;
-        return fail("%s: malformed secret key", path);
+        free(*pk);
+        *sk = *pk = NULL;
+        return fail("%s: cannot compute the public key", path);
     }
     return ST_OK;
 }
 
-/* SHA-512 of the whole of path ("-": standard input), read in chunks so
- * that any size works. The first m bytes are the digest of docs/SPEC.md,
- * section 7.1, as tts_digest computes it. */
-static int hash_input(const char *path, uint8_t h[crypto_hash_sha512_BYTES])
+/* --max-bytes N: 0 (no limit) when absent. */
+static int parse_max(const char *arg, unsigned long long *max)
 {
-    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
+    char *end;
+
+    *max = 0;
+    if (!arg)
+        return ST_OK;
+    errno = 0;
+    *max = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] == '-' || !arg[0] || *max == 0)
+        return usage_fail("--max-bytes: expected a positive byte count, "
+                          "not '%s'", arg);
+    return ST_OK;
+}
+
+/* SHA-512 of the whole of path ("-": standard input, a stream; a named
+ * path must be a regular file), read in chunks so that any size works, at
+ * most max bytes (0: no limit). The first m bytes are the digest of
+ * docs/SPEC.md, section 7.1, as tts_digest computes it. */
+static int hash_input(const char *path, unsigned long long max,
+                      uint8_t h[crypto_hash_sha512_BYTES])
+{
+    const char *name = fileio_display(path);
     crypto_hash_sha512_state st;
     uint8_t buf[16384];
-    struct stat sb;
+    unsigned long long total = 0;
+    char err[ERRLEN];
     ssize_t r;
-    int e = 0;
+    int fd, e = 0;
 
-    if (fd < 0)
-        return fail("%s: %s", name, strerror(errno));
-    if (fstat(fd, &sb) != 0)
-        e = errno;
-    else if (S_ISDIR(sb.st_mode))
-        e = EISDIR;
+    if (fileio_open_input(path, FILEIO_STDIN, &fd, NULL, err, sizeof err) !=
+        FILEIO_OK)
+        return fail("%s%s", err, strcmp(path, "-") != 0 ? " (to read a "
+                    "stream, give - and redirect standard input)" : "");
     crypto_hash_sha512_init(&st);
-    while (!e) {
+    for (;;) {
         r = read(fd, buf, sizeof buf);
         if (r < 0 && errno == EINTR)
             continue;
@@ -259,10 +298,17 @@ static int hash_input(const char *path, uint8_t h[crypto_hash_sha512_BYTES])
             e = errno;
         if (r <= 0)
             break;
+        total += (unsigned long long)r;
+        if (max && total > max) {
+            e = EFBIG;
+            break;
+        }
         crypto_hash_sha512_update(&st, buf, (unsigned long long)r);
     }
     if (fd != STDIN_FILENO && close(fd) != 0 && !e)
         e = errno;
+    if (e == EFBIG)
+        return fail("%s: longer than --max-bytes %llu", name, max);
     if (e)
         return fail("%s: %s", name, strerror(e));
     crypto_hash_sha512_final(&st, h);
@@ -333,32 +379,6 @@ static int read_seed(const char *path, uint8_t seed[TTS_SEED_BYTES])
     return ST_OK;
 }
 
-/* Both halves of the pair, or neither: a half-written pair is removed. */
-static int write_pair(const char *pubpath, const char *secpath,
-                      const tts_params *p, const uint8_t *pk,
-                      const uint8_t *sk, unsigned flags)
-{
-    struct stat st;
-
-    /* Checked up front so a refusal leaves nothing behind; O_EXCL in
-     * ttsfile_write remains the real guard. */
-    if (!(flags & TTSFILE_FORCE)) {
-        if (lstat(secpath, &st) == 0)
-            return fail("%s: already exists; use --force to overwrite",
-                        secpath);
-        if (lstat(pubpath, &st) == 0)
-            return fail("%s: already exists; use --force to overwrite",
-                        pubpath);
-    }
-    if (save(secpath, TTSFILE_SECRET_KEY, p, sk, flags) != ST_OK)
-        return ST_ERROR;
-    if (save(pubpath, TTSFILE_PUBLIC_KEY, p, pk, flags) != ST_OK) {
-        (void)unlink(secpath); /* best effort; the error is reported */
-        return ST_ERROR;
-    }
-    return ST_OK;
-}
-
 static int cmd_keygen(int argc, char **argv)
 {
     const char *set = DEFAULT_SET, *seedpath = NULL, *name = NULL;
@@ -382,6 +402,11 @@ static int cmd_keygen(int argc, char **argv)
         return usage_fail("keygen: unexpected argument '%s'", argv[1]);
     if (!name || !*name)
         return usage_fail("keygen: -o NAME is required");
+    struct stat nst;
+    if (name[strlen(name) - 1] == '/' ||
+        (stat(name, &nst) == 0 && S_ISDIR(nst.st_mode)))
+        return fail("%s: is a directory; -o takes a file name prefix (NAME "
+                    "gives NAME.pub and NAME.sec)", name);
     if ((p = tts_params_get(set)) == NULL)
         return fail("unknown parameter set '%s' (see 'tts params')", set);
     if (seedpath && read_seed(seedpath, seed) != ST_OK)
@@ -395,14 +420,27 @@ static int cmd_keygen(int argc, char **argv)
         fail("out of memory");
         goto out;
     }
+    const char *seedin[1] = {seedpath};
+    if (check_output(secpath, 1, force, seedin, 1) != ST_OK ||
+        check_output(pubpath, 1, force, seedin, 1) != ST_OK)
+        goto out;
     rc = seedpath ? tts_keypair_from_seed(p, pk, sk, seed)
                   : tts_keypair(p, pk, sk);
     if (rc != TTS_OK) {
         fail("key generation failed: %s", tts_strerror(rc));
         goto out;
     }
-    st = write_pair(pubpath, secpath, p, pk, sk,
-                    (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    char err[ERRLEN];
+    rc = ttsfile_write_pair(pubpath, secpath, p, pk, sk,
+                            (armor ? TTSFILE_ARMOR : 0) |
+                                (force ? TTSFILE_FORCE : 0),
+                            err, sizeof err);
+    if (rc == TTSFILE_EXISTS)
+        fail("%s; use --force to overwrite", err);
+    else if (rc != TTSFILE_OK)
+        fail("%s", err);
+    else
+        st = ST_OK;
 out:
     sodium_memzero(seed, sizeof seed);
     if (sk)
@@ -415,16 +453,18 @@ out:
 
 static int cmd_sign(int argc, char **argv)
 {
-    const char *keypath = NULL, *out = "-", *input = "-";
-    int armor = 0, force = 0, want_help = 0;
+    const char *keypath = NULL, *out = "-", *input = "-", *maxarg = NULL;
+    int armor = 0, force = 0, noverify = 0, want_help = 0;
     const struct opt opts[] = {
         {"key", 'k', &keypath, NULL},     {"output", 'o', &out, NULL},
         {"armor", 'a', NULL, &armor},     {"force", 'f', NULL, &force},
+        {"no-verify", 0, NULL, &noverify}, {"max-bytes", 0, &maxarg, NULL},
         {"help", 'h', NULL, &want_help},  OPT_END};
     int n = parse_opts(argc, argv, opts), rc;
     uint8_t h[crypto_hash_sha512_BYTES], sig[TTS_MAX_SIG_BYTES];
+    unsigned long long max;
     const tts_params *p;
-    uint8_t *sk;
+    uint8_t *sk, *pk;
     size_t sklen;
 
     if (n < 0)
@@ -437,17 +477,31 @@ static int cmd_sign(int argc, char **argv)
         input = argv[1];
     if (!keypath)
         return usage_fail("sign: -k KEY.sec is required");
+    if (parse_max(maxarg, &max) != ST_OK)
+        return ST_ERROR;
     if (same_stdin(keypath, input))
         return fail("the key and the message cannot both be standard input");
-    if (check_output(out, armor) != ST_OK ||
-        load_secret(keypath, &p, &sk, &sklen) != ST_OK)
+    const char *inputs[2] = {keypath, input};
+    if (check_output(out, armor, force, inputs, 2) != ST_OK ||
+        load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
-    if (hash_input(input, h) != ST_OK) {
+    if (hash_input(input, max, h) != ST_OK) {
         ttsfile_free(sk, sklen);
+        free(pk);
         return ST_ERROR;
     }
     rc = tts_sign_digest(p, sig, h, sk, NULL, NULL);
     ttsfile_free(sk, sklen);
+    /* A fault (or a key corrupted where the checks on reading cannot see
+     * it) must not give a signature that fails: check before writing. */
+    if (rc == TTS_OK && !noverify &&
+        tts_verify_digest(p, sig, h, pk) != TTS_OK)
+        rc = TTS_EBADSIG;
+    free(pk);
+    if (rc == TTS_EBADSIG)
+        return fail("%s: the signature made does not verify under the key's "
+                    "public key (a fault, or a corrupted key); nothing "
+                    "written", keypath);
     if (rc != TTS_OK)
         return fail("signing failed: %s", tts_strerror(rc));
     return save(out, TTSFILE_SIGNATURE, p, sig,
@@ -459,18 +513,18 @@ static int verdict(int rc)
     if (rc != TTS_OK && rc != TTS_EBADSIG)
         return fail("verification failed: %s", tts_strerror(rc));
     fputs(rc == TTS_OK ? "valid\n" : "INVALID signature\n", stdout);
-    if (fflush(stdout) != 0)
-        return fail("standard output: %s", strerror(errno));
-    return rc == TTS_OK ? ST_OK : ST_INVALID;
+    return rc == TTS_OK ? ST_OK : ST_INVALID; /* main flushes stdout */
 }
 
 static int cmd_verify(int argc, char **argv)
 {
-    const char *pubpath = NULL, *sigpath = NULL, *input = "-";
+    const char *pubpath = NULL, *sigpath = NULL, *input = "-", *maxarg = NULL;
     int want_help = 0;
     const struct opt opts[] = {
         {"pubkey", 'p', &pubpath, NULL},  {"sig", 's', &sigpath, NULL},
+        {"max-bytes", 0, &maxarg, NULL},
         {"help", 'h', NULL, &want_help},  OPT_END};
+    unsigned long long max;
     int n = parse_opts(argc, argv, opts), st = ST_ERROR;
     uint8_t h[crypto_hash_sha512_BYTES];
     const tts_params *pp, *ps;
@@ -487,6 +541,8 @@ static int cmd_verify(int argc, char **argv)
         input = argv[1];
     if (!pubpath || !sigpath)
         return usage_fail("verify: -p KEY.pub and -s SIG are required");
+    if (parse_max(maxarg, &max) != ST_OK)
+        return ST_ERROR;
     if (same_stdin(pubpath, sigpath) || same_stdin(pubpath, input) ||
         same_stdin(sigpath, input))
         return fail("only one of the key, the signature and the message "
@@ -499,7 +555,7 @@ static int cmd_verify(int argc, char **argv)
              tts_params_name(pp), sigpath, tts_params_name(ps));
         goto out;
     }
-    if (hash_input(input, h) == ST_OK)
+    if (hash_input(input, max, h) == ST_OK)
         st = verdict(tts_verify_digest(pp, sig, h, pk));
 out:
     free(pk);
@@ -528,21 +584,13 @@ static int cmd_pubkey(int argc, char **argv)
         return usage_fail("pubkey: unexpected argument '%s'", argv[1]);
     if (!keypath)
         return usage_fail("pubkey: -k KEY.sec is required");
-    if (check_output(out, armor) != ST_OK ||
-        load_secret(keypath, &p, &sk, &sklen) != ST_OK)
+    const char *inputs[1] = {keypath};
+    if (check_output(out, armor, force, inputs, 1) != ST_OK ||
+        load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
-    if ((pk = malloc(tts_pk_bytes(p))) == NULL) {
-        ttsfile_free(sk, sklen);
-        return fail("out of memory");
-    }
-    rc = tts_pk_from_sk(p, pk, sk);
     ttsfile_free(sk, sklen);
-    if (rc == TTS_OK)
-        rc = save(out, TTSFILE_PUBLIC_KEY, p, pk,
-                  (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
-    else
-        rc = fail("%s: cannot compute the public key: %s", keypath,
-                  tts_strerror(rc));
+    rc = save(out, TTSFILE_PUBLIC_KEY, p, pk,
+              (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
     free(pk);
     return rc;
 }
@@ -562,6 +610,11 @@ int main(int argc, char **argv)
 
     if (!cmd)
         return usage_fail("no command given");
+    int bare = !strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
+               !strcmp(cmd, "-h") || !strcmp(cmd, "version") ||
+               !strcmp(cmd, "--version");
+    if (bare && argc > 2)
+        return usage_fail("%s: unexpected argument '%s'", cmd, argv[2]);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         st = help();
     else if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))

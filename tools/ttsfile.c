@@ -12,6 +12,7 @@
 
 #include <sodium.h>
 
+#include "fileio.h"
 #include "ttsfile.h"
 
 #define MAGIC        "TTS"
@@ -101,24 +102,49 @@ void ttsfile_free(uint8_t *buf, size_t len)
 
 /* ---- encoding ------------------------------------------------------------ */
 
+/* SHA-256 of the public key of sk: the binding a format-2 secret-key file
+ * carries (tools/tts.1, FILES). */
+static int pk_binding(const tts_params *p, const uint8_t *sk,
+                      uint8_t h[TTSFILE_BINDING_BYTES])
+{
+    size_t pkb = tts_pk_bytes(p);
+    uint8_t *pk = malloc(pkb);
+    int rc = TTSFILE_ERROR;
+
+    if (pk && tts_pk_from_sk(p, pk, sk) == TTS_OK) {
+        crypto_hash_sha256(h, pk, pkb);
+        rc = TTSFILE_OK;
+    }
+    free(pk);
+    return rc;
+}
+
 static int encode_binary(ttsfile_kind kind, const tts_params *p,
                          const uint8_t *payload, uint8_t **out,
                          size_t *outlen)
 {
     size_t plen = ttsfile_payload_bytes(p, kind);
+    size_t head = TTSFILE_HEADER_BYTES +
+                  (kind == TTSFILE_SECRET_KEY ? TTSFILE_BINDING_BYTES : 0);
     uint8_t *b;
 
-    if (!plen || !payload || (b = malloc(TTSFILE_HEADER_BYTES + plen)) == NULL)
+    if (!plen || !payload || (b = malloc(head + plen)) == NULL)
         return TTSFILE_ERROR;
     memcpy(b, MAGIC, 3);
     b[3] = (uint8_t)kind;
-    b[4] = TTSFILE_VERSION;
+    b[4] = kind == TTSFILE_SECRET_KEY ? TTSFILE_VERSION_BOUND
+                                      : TTSFILE_VERSION;
     b[5] = (uint8_t)tts_params_m(p);
     b[6] = (uint8_t)tts_params_n(p);
     b[7] = 0;
-    memcpy(b + TTSFILE_HEADER_BYTES, payload, plen);
+    if (kind == TTSFILE_SECRET_KEY &&
+        pk_binding(p, payload, b + TTSFILE_HEADER_BYTES) != TTSFILE_OK) {
+        free(b);
+        return TTSFILE_ERROR;
+    }
+    memcpy(b + head, payload, plen);
     *out = b;
-    *outlen = TTSFILE_HEADER_BYTES + plen;
+    *outlen = head + plen;
     return TTSFILE_OK;
 }
 
@@ -220,8 +246,8 @@ static int decode_binary(const uint8_t *in, size_t inlen,
 {
     const char *want = ttsfile_kind_name(expected);
     const tts_params *p;
-    size_t need, have;
-    int k;
+    size_t need, have, head;
+    int k, bound;
 
     if (inlen == 0) {
         say(err, errlen, "empty file");
@@ -245,9 +271,15 @@ static int decode_binary(const uint8_t *in, size_t inlen,
         say(err, errlen, "holds a %s, expected a %s", kinds[k].name, want);
         return TTSFILE_ERROR;
     }
-    if (in[4] != TTSFILE_VERSION) {
-        say(err, errlen, "unsupported format version %u (expected %d)",
-            in[4], TTSFILE_VERSION);
+    bound = expected == TTSFILE_SECRET_KEY && in[4] == TTSFILE_VERSION_BOUND;
+    if (in[4] != TTSFILE_VERSION && !bound) {
+        if (expected == TTSFILE_SECRET_KEY)
+            say(err, errlen, "unsupported format version %u (expected %d, "
+                "or %d without a public-key binding)", in[4],
+                TTSFILE_VERSION_BOUND, TTSFILE_VERSION);
+        else
+            say(err, errlen, "unsupported format version %u (expected %d)",
+                in[4], TTSFILE_VERSION);
         return TTSFILE_ERROR;
     }
     if (in[7] != 0) {
@@ -259,9 +291,10 @@ static int decode_binary(const uint8_t *in, size_t inlen,
         say(err, errlen, "unknown parameter set m=%u, n=%u", in[5], in[6]);
         return TTSFILE_ERROR;
     }
+    head = TTSFILE_HEADER_BYTES + (bound ? TTSFILE_BINDING_BYTES : 0);
     need = ttsfile_payload_bytes(p, expected);
-    have = inlen - TTSFILE_HEADER_BYTES;
-    if (have != need) {
+    have = inlen < head ? 0 : inlen - head;
+    if (inlen < head || have != need) {
         say(err, errlen, "%s: %s %s payload is %zu bytes, expected %zu",
             have < need ? "truncated" : "too long", tts_params_name(p),
             want, have, need);
@@ -271,7 +304,27 @@ static int decode_binary(const uint8_t *in, size_t inlen,
         say(err, errlen, "out of memory");
         return TTSFILE_ERROR;
     }
-    memcpy(*payload, in + TTSFILE_HEADER_BYTES, need);
+    memcpy(*payload, in + head, need);
+    if (expected == TTSFILE_SECRET_KEY) {
+        /* tts_sign trusts its key: a file may hold anything */
+        uint8_t h[TTSFILE_BINDING_BYTES];
+        const char *why = NULL;
+        if (tts_sk_check(p, *payload) != TTS_OK)
+            why = "malformed secret key (s1 differs from F(A3 s3), or a "
+                  "singular matrix)";
+        else if (bound && (pk_binding(p, *payload, h) != TTSFILE_OK ||
+                           sodium_memcmp(h, in + TTSFILE_HEADER_BYTES,
+                                         sizeof h) != 0))
+            why = "corrupted: the secret key does not match the public key "
+                  "it is bound to";
+        sodium_memzero(h, sizeof h);
+        if (why) {
+            say(err, errlen, "%s", why);
+            ttsfile_free(*payload, need);
+            *payload = NULL;
+            return TTSFILE_ERROR;
+        }
+    }
     *len = need;
     *p_out = p;
     return TTSFILE_OK;
@@ -402,6 +455,12 @@ static int decode_armor(const uint8_t *in, size_t inlen,
         say(err, errlen, "armor: invalid base64");
         return TTSFILE_ERROR;
     }
+    if (binlen == 0) {
+        ttsfile_free(bin, bincap);
+        say(err, errlen, "armor: no base64 text between the Params line "
+            "and the END line");
+        return TTSFILE_ERROR;
+    }
     rc = decode_binary(bin, binlen, expected, p, payload, len, err, errlen);
     ttsfile_free(bin, bincap);
     if (rc == TTSFILE_OK && (strlen(tts_params_name(*p)) != paramslen ||
@@ -433,205 +492,82 @@ int ttsfile_decode(const uint8_t *in, size_t inlen, ttsfile_kind expected,
 
 /* ---- files --------------------------------------------------------------- */
 
-/* Grow *buf from *cap to at least want bytes, wiping the old copy (a
- * realloc could leave secret bytes behind in freed memory). */
-static int grow(uint8_t **buf, size_t *cap, size_t used, size_t want)
+/* Refuse a secret read from a file that group or others may access. The
+ * chmod hint names regular files only (streams have no mode here). */
+static int check_private(const char *path, mode_t mode, char *err,
+                         size_t errlen)
 {
-    size_t ncap = *cap ? *cap : 4096;
-    uint8_t *nbuf;
-
-    while (ncap < want)
-        ncap *= 2;
-    if ((nbuf = malloc(ncap)) == NULL)
-        return TTSFILE_ERROR;
-    if (*buf) {
-        memcpy(nbuf, *buf, used);
-        ttsfile_free(*buf, *cap);
-    }
-    *buf = nbuf;
-    *cap = ncap;
-    return TTSFILE_OK;
-}
-
-/* Read fd to its end, failing once more than cap bytes arrive. */
-static int read_capped(int fd, size_t cap, size_t hint, uint8_t **buf,
-                       size_t *len, size_t *bufcap)
-{
-    size_t used = 0;
-    ssize_t r;
-
-    *buf = NULL;
-    *bufcap = 0;
-    for (;;) {
-        if (used == *bufcap &&
-            grow(buf, bufcap, used, hint > used ? hint : used + 1) != 0)
-            return ENOMEM;
-        r = read(fd, *buf + used, *bufcap - used);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return errno;
-        if (r == 0)
-            break;
-        used += (size_t)r;
-        if (used > cap)
-            return EFBIG;
-    }
-    *len = used;
-    return 0;
+    if (!(mode & 077))
+        return TTSFILE_OK;
+    if (strcmp(path, "-") == 0)
+        say(err, errlen, "standard input: permissions %04o let others "
+            "access this secret file", (unsigned)(mode & 07777));
+    else
+        say(err, errlen, "%s: permissions %04o let others access this "
+            "secret file; run: chmod 600 %s", path,
+            (unsigned)(mode & 07777), path);
+    return TTSFILE_ERROR;
 }
 
 int ttsfile_read_raw(const char *path, size_t cap, unsigned flags,
                      uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
-    const char *name;
-    struct stat st;
-    size_t bufcap = 0, hint;
-    int fd, e;
+    mode_t mode = 0;
 
     if (!path || !buf || !len) {
         say(err, errlen, "invalid argument");
         return TTSFILE_ERROR;
     }
-    name = display(path);
-    fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
-    if (fd < 0) {
-        say(err, errlen, "%s: %s", name, strerror(errno));
+    if (fileio_read(path, cap, FILEIO_STDIN, buf, len, &mode, err, errlen) !=
+        FILEIO_OK)
         return TTSFILE_ERROR;
-    }
-    if (fstat(fd, &st) != 0) {
-        e = errno;
-        goto fail;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        e = EISDIR;
-        goto fail;
-    }
-    if ((flags & TTSFILE_PRIVATE) && (st.st_mode & 077)) {
-        say(err, errlen, "%s: permissions %04o let others access this "
-            "secret file; run: chmod 600 %s", name,
-            (unsigned)(st.st_mode & 07777), path);
-        e = 0;
-        goto fail;
-    }
-    /* Size the buffer from st_size where it means something, so a regular
-     * file is read without copies; never beyond the cap. */
-    hint = S_ISREG(st.st_mode) && st.st_size >= 0 &&
-           (unsigned long long)st.st_size < cap ? (size_t)st.st_size + 1
-                                                : 0;
-    e = read_capped(fd, cap, hint, buf, len, &bufcap);
-    if (e) {
-        ttsfile_free(*buf, bufcap);
-        *buf = NULL;
-        goto fail;
-    }
-    if (fd != STDIN_FILENO && close(fd) != 0) {
-        say(err, errlen, "%s: %s", name, strerror(errno));
-        ttsfile_free(*buf, bufcap);
+    if ((flags & TTSFILE_PRIVATE) &&
+        check_private(path, mode, err, errlen) != TTSFILE_OK) {
+        ttsfile_free(*buf, *len);
         *buf = NULL;
         return TTSFILE_ERROR;
-    }
-    /* Hand back a buffer whose size the caller knows, for ttsfile_free. */
-    if (bufcap != *len) {
-        uint8_t *exact = malloc(*len ? *len : 1);
-        if (!exact) {
-            ttsfile_free(*buf, bufcap);
-            *buf = NULL;
-            say(err, errlen, "%s: out of memory", name);
-            return TTSFILE_ERROR;
-        }
-        memcpy(exact, *buf, *len);
-        ttsfile_free(*buf, bufcap);
-        *buf = exact;
     }
     return TTSFILE_OK;
-
-fail:
-    if (e == EFBIG)
-        say(err, errlen, "%s: too large (over %zu bytes)", name, cap);
-    else if (e)
-        say(err, errlen, "%s: %s", name, strerror(e));
-    if (fd != STDIN_FILENO)
-        (void)close(fd); /* the first error is the one to report */
-    return TTSFILE_ERROR;
 }
 
 int ttsfile_read(const char *path, ttsfile_kind expected,
                  const tts_params **p, uint8_t **payload, size_t *len,
                  char *err, size_t errlen)
 {
-    unsigned flags = expected == TTSFILE_SECRET_KEY ? TTSFILE_PRIVATE : 0;
     char why[256];
     uint8_t *raw;
     size_t rawlen;
+    mode_t mode = 0;
     int rc;
 
-    if (ttsfile_read_raw(path, TTSFILE_MAX_BYTES, flags, &raw, &rawlen, err,
-                         errlen) != TTSFILE_OK)
+    if (!path) {
+        say(err, errlen, "invalid argument");
         return TTSFILE_ERROR;
+    }
+    if (fileio_read(path, TTSFILE_MAX_BYTES, FILEIO_STDIN, &raw, &rawlen,
+                    &mode, err, errlen) != FILEIO_OK)
+        return TTSFILE_ERROR;
+    /* decoded first, so that a public key given as -k is called one */
     rc = ttsfile_decode(raw, rawlen, expected, p, payload, len, why,
                         sizeof why);
     ttsfile_free(raw, rawlen);
-    if (rc != TTSFILE_OK)
+    if (rc != TTSFILE_OK) {
         say(err, errlen, "%s: %s", display(path), why);
-    return rc;
-}
-
-static int write_all(int fd, const uint8_t *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, buf, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        buf += w;
-        len -= (size_t)w;
+        return rc;
     }
-    return 0;
-}
-
-static int write_stdout(const uint8_t *img, size_t len, char *err,
-                        size_t errlen)
-{
-    if (write_all(STDOUT_FILENO, img, len) != 0) {
-        say(err, errlen, "standard output: %s", strerror(errno));
+    if (expected == TTSFILE_SECRET_KEY &&
+        check_private(path, mode, err, errlen) != TTSFILE_OK) {
+        ttsfile_free(*payload, *len);
+        *payload = NULL;
         return TTSFILE_ERROR;
     }
     return TTSFILE_OK;
 }
 
-static int write_file(const char *path, int secret, const uint8_t *img,
-                      size_t len, unsigned flags, char *err, size_t errlen)
+static unsigned fileio_flags(ttsfile_kind kind, unsigned flags)
 {
-    int oflags = O_WRONLY | O_CREAT |
-                 (flags & TTSFILE_FORCE ? O_TRUNC : O_EXCL);
-    int fd = open(path, oflags, secret ? 0600 : 0666);
-    int e;
-
-    if (fd < 0) {
-        e = errno;
-        say(err, errlen, "%s: %s", path,
-            e == EEXIST ? "already exists" : strerror(e));
-        return e == EEXIST ? TTSFILE_EXISTS : TTSFILE_ERROR;
-    }
-    /* open's mode applies only to new files: an existing one replaced
-     * under TTSFILE_FORCE keeps its mode unless it is reset here. */
-    if ((secret && fchmod(fd, 0600) != 0) || write_all(fd, img, len) != 0) {
-        e = errno;
-        (void)close(fd); /* the first error is the one to report */
-        goto fail;
-    }
-    if (close(fd) != 0) {
-        e = errno;
-        goto fail;
-    }
-    return TTSFILE_OK;
-
-fail:
-    (void)unlink(path); /* incomplete, or with the wrong mode; best effort */
-    say(err, errlen, "%s: %s", path, strerror(e));
-    return TTSFILE_ERROR;
+    return (flags & TTSFILE_FORCE ? FILEIO_FORCE : 0) |
+           (kind == TTSFILE_SECRET_KEY ? FILEIO_SECRET : 0);
 }
 
 int ttsfile_write(const char *path, ttsfile_kind kind, const tts_params *p,
@@ -647,11 +583,35 @@ int ttsfile_write(const char *path, ttsfile_kind kind, const tts_params *p,
             path ? path : "(null)", ttsfile_kind_name(kind));
         return TTSFILE_ERROR;
     }
-    if (strcmp(path, "-") == 0)
-        rc = write_stdout(img, len, err, errlen);
-    else
-        rc = write_file(path, kind == TTSFILE_SECRET_KEY, img, len, flags,
-                        err, errlen);
+    rc = fileio_write(path, img, len, fileio_flags(kind, flags), err, errlen);
     ttsfile_free(img, len);
+    return rc == FILEIO_EXISTS ? TTSFILE_EXISTS
+                               : rc == FILEIO_OK ? TTSFILE_OK : TTSFILE_ERROR;
+}
+
+int ttsfile_write_pair(const char *pubpath, const char *secpath,
+                       const tts_params *p, const uint8_t *pk,
+                       const uint8_t *sk, unsigned flags, char *err,
+                       size_t errlen)
+{
+    uint8_t *pimg = NULL, *simg = NULL;
+    size_t plen = 0, slen = 0;
+    int rc = TTSFILE_ERROR;
+
+    if (ttsfile_encode(TTSFILE_SECRET_KEY, p, sk, flags, &simg, &slen) != 0 ||
+        ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, flags, &pimg, &plen) != 0) {
+        say(err, errlen, "cannot encode the key pair (out of memory?)");
+    } else {
+        /* the secret key first: a pair is whole or absent either way */
+        fileio_out outs[2] = {
+            {secpath, simg, slen, fileio_flags(TTSFILE_SECRET_KEY, flags)},
+            {pubpath, pimg, plen, fileio_flags(TTSFILE_PUBLIC_KEY, flags)},
+        };
+        rc = fileio_commit(outs, 2, err, errlen);
+        rc = rc == FILEIO_EXISTS ? TTSFILE_EXISTS
+                                 : rc == FILEIO_OK ? TTSFILE_OK : TTSFILE_ERROR;
+    }
+    ttsfile_free(simg, slen);
+    ttsfile_free(pimg, plen);
     return rc;
 }

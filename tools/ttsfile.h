@@ -9,6 +9,11 @@
  *   byte 6    n
  *   byte 7    reserved, 0
  *   byte 8-   payload: exactly tts_pk_bytes / tts_sk_bytes / tts_sig_bytes
+ * Secret keys are written in format version 2: bytes 8-39 are the SHA-256
+ * of the key's public key (the binding), the payload follows from byte 40.
+ * Reading a secret key checks it (tts_sk_check) and, in version 2, that
+ * tts_pk_from_sk gives the bound public key: a key corrupted anywhere is
+ * refused. Version 1 secret keys (no binding) are still read.
  * Armored form: the binary form in base64 between BEGIN/END lines, with a
  * Params line; recognised on read by a leading "-----BEGIN ".
  *
@@ -27,6 +32,8 @@
 
 #define TTSFILE_HEADER_BYTES 8
 #define TTSFILE_VERSION      1
+#define TTSFILE_VERSION_BOUND 2  /* secret keys with the public-key hash */
+#define TTSFILE_BINDING_BYTES 32
 #define TTSFILE_MAX_BYTES    ((size_t)1 << 20) /* cap on any file read */
 
 typedef enum {
@@ -63,9 +70,9 @@ int ttsfile_decode(const uint8_t *in, size_t inlen, ttsfile_kind expected,
                    const tts_params **p, uint8_t **payload, size_t *len,
                    char *err, size_t errlen);
 
-/* At most cap bytes of path ("-": standard input), refusing directories,
- * larger inputs and, with TTSFILE_PRIVATE, files whose mode grants any
- * access to group or others. */
+/* At most cap bytes of path ("-": standard input), refusing anything but
+ * regular files (fileio.h), larger inputs and, with TTSFILE_PRIVATE, files
+ * whose mode grants any access to group or others. */
 int ttsfile_read_raw(const char *path, size_t cap, unsigned flags,
                      uint8_t **buf, size_t *len, char *err, size_t errlen);
 
@@ -75,13 +82,20 @@ int ttsfile_read(const char *path, ttsfile_kind expected,
                  const tts_params **p, uint8_t **payload, size_t *len,
                  char *err, size_t errlen);
 
-/* Write the file image to path ("-": standard output). Existing files are
- * kept (TTSFILE_EXISTS) unless flags has TTSFILE_FORCE. Secret keys are
- * created with mode 0600, enforced with fchmod. A file left incomplete by
- * an error is removed. */
+/* Write the file image to path ("-": standard output) under the rules of
+ * fileio.h (atomic, no symbolic link followed, nothing deleted that the
+ * tool did not create). Existing files are kept (TTSFILE_EXISTS) unless
+ * flags has TTSFILE_FORCE. Secret keys get mode 0600. */
 int ttsfile_write(const char *path, ttsfile_kind kind, const tts_params *p,
                   const uint8_t *payload, unsigned flags,
                   char *err, size_t errlen);
+
+/* A key pair: both files appear, or neither (and files they replace with
+ * TTSFILE_FORCE survive any failure). */
+int ttsfile_write_pair(const char *pubpath, const char *secpath,
+                       const tts_params *p, const uint8_t *pk,
+                       const uint8_t *sk, unsigned flags, char *err,
+                       size_t errlen);
 
 /* Wipe and free a buffer from this module; NULL is allowed. */
 void ttsfile_free(uint8_t *buf, size_t len);
