@@ -10,6 +10,8 @@ TTS=${TTS:-$top_builddir/tts}
 case $TC in /*) ;; *) TC=$(pwd)/$TC ;; esac
 EC=${srcdir:-.}/tests/estimate_check.py
 case $EC in /*) ;; *) EC=$(pwd)/$EC ;; esac
+HC=${srcdir:-.}/tests/hostile_challenge.sh
+case $HC in /*) ;; *) HC=$(pwd)/$HC ;; esac
 case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
@@ -45,7 +47,7 @@ run() {
 printf '0123456789abcdef0123456789abcdef' >master
 printf 'fedcba9876543210fedcba9876543210' >wrong
 run 0 "generate" "$TC" generate --params tts-16-22,20,26 --instances 3 \
-    --master-seed master --date 2026-12-02 --out g1
+    --master-seed master --date 2026-12-02 --secret-out g1.secret --out g1
 run 0 "generate again with the same master seed" "$TC" generate \
     --params 16,22,tts-20-26 --instances 3 --master-seed master \
     --date 2026-12-02 --out g2
@@ -55,9 +57,12 @@ check $? "the two trees are byte-identical"
     [ -f g1/tts-20-26/manifest.json ] && [ -f g1/tts-16-22/msg-3.txt ] &&
     [ -f g1/tts-16-22/msg-3.digest ] && [ ! -e g1/tts-20-28 ]
 check $? "folders hold keys, messages, digests and manifests"
-[ "$(stat -c %a g1/master-seed.secret 2>/dev/null)" = 600 ] &&
-    cmp -s master g1/master-seed.secret
-check $? "master seed kept with mode 0600"
+[ "$(stat -c %a g1.secret 2>/dev/null)" = 600 ] &&
+    cmp -s master g1.secret && [ ! -e g1/master-seed.secret ] &&
+    [ "$(ls g1)" = "index.json
+tts-16-22
+tts-20-26" ]
+check $? "master seed kept outside the folder with mode 0600; the folder holds the index and the instances only"
 [ "$(wc -c <g1/tts-16-22/msg-2.digest)" -eq 16 ]
 check $? "digests hold m bytes"
 grep -q 'issued: 2026-12-02' g1/tts-16-22/msg-1.txt &&
@@ -69,9 +74,9 @@ run 0 "generate --discard-secret" "$TC" generate --params 16,22 \
 [ ! -e g3/master-seed.secret ] && cmp -s g1/tts-16-22/pk.tts g3/tts-16-22/pk.tts
 check $? "--discard-secret writes no secret, same key"
 run 0 "generate with a random master seed" "$TC" generate --params 16,22 \
-    --instances 1 --date 2026-12-02 --out g4
+    --instances 1 --date 2026-12-02 --secret-out g4.secret --out g4
 cmp -s g1/tts-16-22/pk.tts g4/tts-16-22/pk.tts
-[ $? -ne 0 ] && [ "$(wc -c <g4/master-seed.secret)" -eq 32 ]
+[ $? -ne 0 ] && [ "$(wc -c <g4.secret)" -eq 32 ]
 check $? "random master seed gives another key"
 run 2 "generate without --date refused" "$TC" generate --params 16,22 \
     --master-seed master --out g5
@@ -140,12 +145,12 @@ for i in range(len(orig)):
     r = subprocess.call([sys.argv[1], "verify", "alt", "sol", "--message",
                          "2"], stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL)
-    if r != 1:
+    if r != 2:
         print("# message byte", i, "exit", r); sys.exit(1)
 open(p, "wb").write(orig)
 sys.exit(subprocess.call([sys.argv[1], "verify", "alt", "sol", "--message",
                           "2"], stdout=subprocess.DEVNULL))' "$TC"
-    check $? "every altered message byte INVALID, the original VALID"
+    check $? "every altered message byte refused (exit 2: its digest is not the manifest's), the original VALID"
     head -c 20 sol >trunc
     run 2 "truncated solution refused (exit 2)" "$TC" verify g1 trunc \
         --message 2
@@ -230,12 +235,19 @@ if [ -f sol.asc ]; then
         --message 2
 fi
 rm -rf nul && cp -r g1 nul && printf '\000' >>nul/tts-16-22/manifest.json
-refuse "NUL" "manifest with a NUL byte" "$TC" reveal-check nul master
+run 1 "reveal-check: manifest with a NUL byte is a difference" "$TC" \
+    reveal-check nul master
+grep -q 'nul/tts-16-22/manifest.json: differs' out
+check $? "... naming the manifest"
+[ -f sol ] && refuse "NUL" "verify: manifest with a NUL byte" "$TC" verify \
+    nul sol --message 2
 rm -rf bad && cp -r g1 bad &&
     sed 's/"commitment": "\([0-9a-f]*\)[0-9a-f]"/"commitment": "\1X"/' \
         g1/tts-16-22/manifest.json >bad/tts-16-22/manifest.json
-refuse "commitment" "manifest with a malformed commitment" "$TC" \
+run 1 "reveal-check: a malformed commitment is a difference" "$TC" \
     reveal-check bad master
+[ -f sol ] && refuse "commitment" "verify: manifest with a malformed commitment" \
+    "$TC" verify bad sol --message 2
 refuse "directory" "revealed seed that is a directory" "$TC" reveal-check \
     g1 adir
 if [ "$(id -u)" = 0 ]; then
@@ -274,6 +286,8 @@ else
 fi
 run 2 "estimate of an unknown set refused" "$TC" estimate --params 99,99
 run 2 "unknown command refused" "$TC" frobnicate
+
+. "$HC"
 
 echo "1..$t"
 exit $fail

@@ -1,0 +1,429 @@
+/* The issuer's side of the challenge: challenge/challenge.h. */
+#define _GNU_SOURCE /* mkdtemp, realpath */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "challenge.h"
+#include "fileio.h"
+#include "ttsfile.h"
+
+#define LABEL_INSTANCE   "libtts challenge instance"
+#define LABEL_COMMITMENT "libtts challenge commitment"
+
+/* TTS Challenge table (docs/SPEC.md, section 12, table A). */
+static const chal_entry table[] = {
+    {16, 22, 56, 1000},   {20, 26, 64, 2000},   {20, 28, 72, 4000},
+    {24, 32, 80, 8000},   {24, 34, 88, 12000},  {28, 38, 96, 16000},
+    {32, 44, 112, 24000}, {36, 50, 128, 36000},
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int say(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return CHAL_ERROR;
+}
+
+const chal_entry *chal_entry_of(const tts_params *p)
+{
+    for (size_t i = 0; p && i < sizeof table / sizeof table[0]; i++)
+        if (table[i].m == tts_params_m(p) && table[i].n == tts_params_n(p))
+            return &table[i];
+    return NULL;
+}
+
+void chal_folder_name(char *out, size_t len, const tts_params *p)
+{
+    snprintf(out, len, "tts-%u-%u", tts_params_m(p), tts_params_n(p));
+}
+
+const tts_params *chal_set_of_folder(const char *name)
+{
+    char want[32];
+
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        chal_folder_name(want, sizeof want, tts_params_at(i));
+        if (strcmp(want, name) == 0)
+            return tts_params_at(i);
+    }
+    return NULL;
+}
+
+int chal_valid_date(const char *d)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30,
+                                 31, 31, 30, 31, 30, 31};
+
+    if (strlen(d) != 10 || d[4] != '-' || d[7] != '-')
+        return 0;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && (d[i] < '0' || d[i] > '9'))
+            return 0;
+    int y = atoi(d), mo = (d[5] - '0') * 10 + (d[6] - '0');
+    int dy = (d[8] - '0') * 10 + (d[9] - '0');
+    if (mo < 1 || mo > 12 || dy < 1)
+        return 0;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return dy <= days[mo - 1] + (mo == 2 && leap);
+}
+
+void chal_instance_seed(uint8_t seed[TTS_SEED_BYTES],
+                        const uint8_t master[CHAL_MASTER_BYTES],
+                        const tts_params *p)
+{
+    crypto_hash_sha512_state st;
+    uint8_t h[64];
+    const char *name = tts_params_name(p);
+
+    crypto_hash_sha512_init(&st);
+    crypto_hash_sha512_update(&st, (const uint8_t *)LABEL_INSTANCE,
+                              strlen(LABEL_INSTANCE));
+    crypto_hash_sha512_update(&st, master, CHAL_MASTER_BYTES);
+    crypto_hash_sha512_update(&st, (const uint8_t *)name, strlen(name));
+    crypto_hash_sha512_final(&st, h);
+    memcpy(seed, h, TTS_SEED_BYTES);
+    sodium_memzero(h, sizeof h);
+    sodium_memzero(&st, sizeof st);
+}
+
+void chal_commitment_hex(char out[129], const uint8_t seed[TTS_SEED_BYTES])
+{
+    crypto_hash_sha512_state st;
+    uint8_t h[64];
+
+    crypto_hash_sha512_init(&st);
+    crypto_hash_sha512_update(&st, (const uint8_t *)LABEL_COMMITMENT,
+                              strlen(LABEL_COMMITMENT));
+    crypto_hash_sha512_update(&st, seed, TTS_SEED_BYTES);
+    crypto_hash_sha512_final(&st, h);
+    sodium_bin2hex(out, 129, h, sizeof h);
+    sodium_memzero(&st, sizeof st);
+}
+
+int chal_message_text(char *out, size_t len, const tts_params *p,
+                      unsigned idx, unsigned k, const char *date)
+{
+    int r = snprintf(out, len,
+                     "libtts TTS Challenge\n"
+                     "dimension: %s\n"
+                     "message: %u of %u\n"
+                     "issued: %s\n"
+                     "Forge a signature of this text under the public key "
+                     "of this folder.\n",
+                     tts_params_name(p), idx, k, date);
+    return r > 0 && (size_t)r < len ? r : -1;
+}
+
+/* Append a file to inst, taking ownership of data. */
+static int add_file(chal_instance *inst, const char *name, uint8_t *data,
+                    size_t len)
+{
+    chal_file *f = &inst->files[inst->nfiles++];
+
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->data = data;
+    f->len = len;
+    return data ? CHAL_OK : CHAL_ERROR;
+}
+
+static uint8_t *copy(const void *src, size_t len)
+{
+    uint8_t *d = malloc(len ? len : 1);
+    if (d)
+        memcpy(d, src, len);
+    return d;
+}
+
+int chal_instance_build(chal_instance *inst, const tts_params *p,
+                        const uint8_t master[CHAL_MASTER_BYTES], unsigned k,
+                        const char *date, char *err, size_t errlen)
+{
+    size_t pkb = tts_pk_bytes(p), skb = tts_sk_bytes(p), db = tts_digest_bytes(p);
+    uint8_t seed[TTS_SEED_BYTES], pkh[32], *pk = NULL, *sk = NULL, *dg = NULL;
+    uint8_t *img;
+    size_t imglen, mlen;
+    char com[129], name[32], msg[512];
+    int rc = CHAL_ERROR;
+
+    memset(inst, 0, sizeof *inst);
+    inst->p = p;
+    if (!chal_entry_of(p))
+        return say(err, errlen, "%s is not in the challenge table",
+                   tts_params_name(p));
+    if (k < 1 || k > CHAL_MAX_INSTANCES || !chal_valid_date(date))
+        return say(err, errlen, "bad instance count or date");
+    inst->files = calloc(3 + 2 * (size_t)k, sizeof *inst->files);
+    pk = malloc(pkb);
+    sk = malloc(skb);
+    dg = malloc((size_t)k * db);
+    if (!inst->files || !pk || !sk || !dg) {
+        say(err, errlen, "out of memory");
+        goto out;
+    }
+    chal_instance_seed(seed, master, p);
+    if (tts_keypair_from_seed(p, pk, sk, seed) != TTS_OK) {
+        say(err, errlen, "%s: key generation failed", tts_params_name(p));
+        goto out;
+    }
+    if (ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, 0, &img, &imglen) != 0 ||
+        add_file(inst, "pk.tts", img, imglen) != CHAL_OK ||
+        ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, TTSFILE_ARMOR, &img,
+                       &imglen) != 0 ||
+        add_file(inst, "pk.asc", img, imglen) != CHAL_OK) {
+        say(err, errlen, "out of memory");
+        goto out;
+    }
+    for (unsigned i = 1; i <= k; i++) {
+        int ml = chal_message_text(msg, sizeof msg, p, i, k, date);
+        uint8_t *d = dg + (size_t)(i - 1) * db;
+        if (ml < 0 || tts_digest(p, d, (const uint8_t *)msg, (size_t)ml) !=
+                          TTS_OK) {
+            say(err, errlen, "message %u: internal error", i);
+            goto out;
+        }
+        snprintf(name, sizeof name, "msg-%u.txt", i);
+        if (add_file(inst, name, copy(msg, (size_t)ml), (size_t)ml) != 0)
+            goto oom;
+        snprintf(name, sizeof name, "msg-%u.digest", i);
+        if (add_file(inst, name, copy(d, db), db) != 0)
+            goto oom;
+    }
+    crypto_hash_sha256(pkh, pk, pkb);
+    chal_commitment_hex(com, seed);
+    char *man = chal_manifest_render(p, pkh, date, com, k, dg, &mlen);
+    if (add_file(inst, "manifest.json", (uint8_t *)man, mlen) != CHAL_OK)
+        goto oom;
+    rc = CHAL_OK;
+    goto out;
+oom:
+    say(err, errlen, "out of memory");
+out:
+    sodium_memzero(seed, sizeof seed);
+    if (sk)
+        sodium_memzero(sk, skb);
+    free(sk);
+    free(pk);
+    free(dg);
+    if (rc != CHAL_OK)
+        chal_instance_free(inst);
+    return rc;
+}
+
+void chal_instance_free(chal_instance *inst)
+{
+    for (size_t i = 0; inst->files && i < inst->nfiles; i++)
+        free(inst->files[i].data);
+    free(inst->files);
+    inst->files = NULL;
+    inst->nfiles = 0;
+}
+
+/* ---- generate ------------------------------------------------------------ */
+
+/* The canonical form of a path that may not exist yet: realpath of its
+ * longest existing prefix, then the rest with "." and ".." resolved. */
+static int canonical(const char *path, char out[PATH_MAX + 256])
+{
+    char buf[PATH_MAX + 256], real[PATH_MAX];
+    size_t cut;
+
+    if (snprintf(buf, sizeof buf, "%s%s", path[0] == '/' ? "" : "./", path) >=
+        (int)sizeof buf)
+        return -1;
+    /* the longest prefix (at a '/') that resolves */
+    for (cut = strlen(buf);; ) {
+        char save = buf[cut];
+        buf[cut] = 0;
+        int ok = realpath(cut ? buf : "/", real) != NULL;
+        buf[cut] = save;
+        if (ok)
+            break;
+        while (cut > 0 && buf[cut - 1] != '/')
+            cut--;
+        if (cut == 0)
+            return -1;
+        cut--; /* before the '/' */
+    }
+    snprintf(out, PATH_MAX + 256, "%s", real);
+    for (char *c = buf + cut; *c;) {
+        while (*c == '/')
+            c++;
+        char *e = c;
+        while (*e && *e != '/')
+            e++;
+        size_t l = (size_t)(e - c);
+        if (l == 0 || (l == 1 && c[0] == '.')) {
+            /* nothing */
+        } else if (l == 2 && c[0] == '.' && c[1] == '.') {
+            char *slash = strrchr(out, '/');
+            if (slash && slash != out)
+                *slash = 0;
+            else
+                snprintf(out, PATH_MAX + 256, "/");
+        } else {
+            size_t ol = strlen(out);
+            if (ol + l + 2 > PATH_MAX + 256)
+                return -1;
+            if (ol > 1 || out[0] != '/')
+                out[ol++] = '/';
+            memcpy(out + ol, c, l);
+            out[ol + l] = 0;
+        }
+        c = e;
+    }
+    return 0;
+}
+
+/* Remove a folder tree this module made (two levels: top/set/file). */
+static void remove_tree(const char *top, unsigned mask)
+{
+    char path[PATH_MAX + 200], sub[32];
+
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        chal_folder_name(sub, sizeof sub, tts_params_at(i));
+        snprintf(path, sizeof path, "%s/%s", top, sub);
+        chal_dir d;
+        char e[64];
+        if (chal_dir_open(&d, path, e, sizeof e) == CHAL_OK) {
+            /* our own files: pk, messages, digests, manifest */
+            static const char *fixed[] = {"pk.tts", "pk.asc", "manifest.json"};
+            for (size_t f = 0; f < 3; f++)
+                (void)unlinkat(d.fd, fixed[f], 0);
+            for (unsigned j = 1; j <= CHAL_MAX_INSTANCES; j++) {
+                char n[32];
+                snprintf(n, sizeof n, "msg-%u.txt", j);
+                if (unlinkat(d.fd, n, 0) != 0 && errno == ENOENT)
+                    break;
+                snprintf(n, sizeof n, "msg-%u.digest", j);
+                (void)unlinkat(d.fd, n, 0);
+            }
+            chal_dir_close(&d);
+        }
+        (void)rmdir(path);
+    }
+    snprintf(path, sizeof path, "%s/%s", top, CHAL_INDEX_NAME);
+    (void)unlink(path);
+    (void)rmdir(top);
+}
+
+static int write_instance(const char *top, const chal_instance *inst,
+                          char *err, size_t errlen)
+{
+    char sub[32], path[PATH_MAX + 200];
+
+    chal_folder_name(sub, sizeof sub, inst->p);
+    snprintf(path, sizeof path, "%s/%s", top, sub);
+    if (mkdir(path, 0755) != 0)
+        return say(err, errlen, "%s: %s", path, strerror(errno));
+    for (size_t i = 0; i < inst->nfiles; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", top, sub, inst->files[i].name);
+        if (fileio_write(path, inst->files[i].data, inst->files[i].len, 0,
+                         err, errlen) != FILEIO_OK)
+            return CHAL_ERROR;
+    }
+    return CHAL_OK;
+}
+
+int chal_generate(const char *out, unsigned mask, unsigned k,
+                  const char *date, const uint8_t master[CHAL_MASTER_BYTES],
+                  const char *secret_out, char *err, size_t errlen)
+{
+    char cout[PATH_MAX + 256], csec[PATH_MAX + 256], tmp[PATH_MAX + 64];
+    struct stat st;
+    int rc = CHAL_ERROR, secret_written = 0;
+
+    if (!*out)
+        return say(err, errlen, "--out: empty folder name");
+    if (lstat(out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return say(err, errlen, "%s: exists and is not a folder", out);
+        if (rmdir(out) != 0) /* only an empty folder may be replaced */
+            return say(err, errlen, "%s: exists and is not empty; refusing "
+                       "to write into it", out);
+        if (mkdir(out, st.st_mode & 07777) != 0)
+            return say(err, errlen, "%s: %s", out, strerror(errno));
+    }
+    if (canonical(out, cout) != 0)
+        return say(err, errlen, "%s: %s", out, strerror(errno));
+    if (secret_out) {
+        size_t l = strlen(cout);
+        if (canonical(secret_out, csec) != 0)
+            return say(err, errlen, "%s: %s", secret_out, strerror(errno));
+        if (strcmp(csec, cout) == 0 ||
+            (strncmp(csec, cout, l) == 0 && csec[l] == '/'))
+            return say(err, errlen, "--secret-out %s lies inside the folder "
+                       "%s, which is published: keep the master seed "
+                       "elsewhere", secret_out, out);
+        if (fileio_check_output(secret_out, 0, err, errlen) != FILEIO_OK)
+            return CHAL_ERROR;
+    }
+    /* build beside out, then one rename: the folder appears whole */
+    int tl = snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", cout);
+    if (tl < 0 || (size_t)tl >= sizeof tmp - 64)
+        return say(err, errlen, "%s: path too long", out);
+    if (!mkdtemp(tmp))
+        return say(err, errlen, "%s: cannot create a folder beside it: %s",
+                   out, strerror(errno));
+    mode_t um = umask(022);
+    umask(um);
+    (void)chmod(tmp, 0777 & ~um); /* mkdtemp made it 0700 */
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        chal_instance inst;
+        if (!(mask & (1u << i)))
+            continue;
+        if (chal_instance_build(&inst, tts_params_at(i), master, k, date, err,
+                                errlen) != CHAL_OK)
+            goto out;
+        rc = write_instance(tmp, &inst, err, errlen);
+        chal_instance_free(&inst);
+        if (rc != CHAL_OK)
+            goto out;
+        rc = CHAL_ERROR;
+    }
+    size_t ilen;
+    char *index = chal_index_render(mask, k, date, &ilen), path[PATH_MAX + 200];
+    if (snprintf(path, sizeof path, "%s/%s", tmp, CHAL_INDEX_NAME) < 0 ||
+        !index) {
+        say(err, errlen, "out of memory");
+        goto out;
+    }
+    int w = fileio_write(path, index, ilen, 0, err, errlen);
+    free(index);
+    if (w != FILEIO_OK)
+        goto out;
+    if (secret_out) {
+        if (fileio_write(secret_out, master, CHAL_MASTER_BYTES, FILEIO_SECRET,
+                         err, errlen) != FILEIO_OK)
+            goto out;
+        secret_written = 1;
+    }
+    if (rename(tmp, cout) != 0) {
+        say(err, errlen, "%s: %s", out, strerror(errno));
+        goto out;
+    }
+    return CHAL_OK;
+out:
+    remove_tree(tmp, mask);
+    if (secret_written)
+        (void)unlink(secret_out);
+    return CHAL_ERROR;
+}

@@ -1,0 +1,317 @@
+/* Checking a claimed solution, and reveal-check (challenge/challenge.h).
+ * The folder is the attacker's: nothing in it is taken on trust. */
+#define _GNU_SOURCE /* fdopendir */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "challenge.h"
+#include "ttsfile.h"
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int say(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err && errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return CHAL_ERROR;
+}
+
+/* The manifest of the instance folder d, parsed strictly, for set p. */
+static int read_manifest(const chal_dir *d, const tts_params *p,
+                         chal_manifest *m, char *err, size_t errlen)
+{
+    uint8_t *text;
+    size_t len;
+    char why[256];
+
+    if (chal_dir_read(d, "manifest.json", CHAL_MAX_FILE_BYTES, &text, &len,
+                      err, errlen) != CHAL_OK)
+        return CHAL_ERROR;
+    int rc = chal_manifest_parse((const char *)text, len, m, why, sizeof why);
+    free(text);
+    if (rc != CHAL_OK)
+        return say(err, errlen, "%s/manifest.json: %s", d->path, why);
+    if (m->p != p) {
+        say(err, errlen, "%s/manifest.json: names %s, the folder is %s",
+            d->path, tts_params_name(m->p), tts_params_name(p));
+        chal_manifest_free(m);
+        return CHAL_ERROR;
+    }
+    return CHAL_OK;
+}
+
+int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
+                unsigned idx, const uint8_t pin[32], chal_verdict *v,
+                char *err, size_t errlen)
+{
+    chal_dir top, sub = {-1, ""};
+    chal_manifest man = {0};
+    uint8_t *raw = NULL, *pk = NULL, *msg = NULL, *dg = NULL;
+    size_t rawlen = 0, pklen = 0, msglen = 0, dglen = 0;
+    uint8_t h[32], digest[TTS_MAX_M];
+    const tts_params *pp;
+    char name[32], why[256];
+    int rc = CHAL_ERROR;
+
+    memset(v, 0, sizeof *v);
+    v->p = p;
+    chal_folder_name(name, sizeof name, p);
+    if (chal_dir_open(&top, dir, err, errlen) != CHAL_OK)
+        return CHAL_ERROR;
+    if (chal_dir_sub(&sub, &top, name, why, sizeof why) != CHAL_OK) {
+        say(err, errlen, "no challenge for %s: %s", tts_params_name(p), why);
+        goto out;
+    }
+    if (read_manifest(&sub, p, &man, err, errlen) != CHAL_OK)
+        goto out;
+    if (idx < 1 || idx > man.nmessages) {
+        say(err, errlen, "%s has messages 1..%u, not %u", sub.path,
+            man.nmessages, idx);
+        goto out;
+    }
+    /* the public key: the manifest's hash, and the published one */
+    if (chal_dir_read(&sub, "pk.tts", CHAL_MAX_FILE_BYTES, &raw, &rawlen, err,
+                      errlen) != CHAL_OK)
+        goto out;
+    if (ttsfile_decode(raw, rawlen, TTSFILE_PUBLIC_KEY, &pp, &pk, &pklen, why,
+                       sizeof why) != TTSFILE_OK) {
+        say(err, errlen, "%s/pk.tts: %s", sub.path, why);
+        goto out;
+    }
+    if (pp != p) {
+        say(err, errlen, "%s/pk.tts holds a key of %s, the folder is %s",
+            sub.path, tts_params_name(pp), tts_params_name(p));
+        goto out;
+    }
+    crypto_hash_sha256(h, pk, pklen);
+    sodium_bin2hex(v->pk_sha256_hex, sizeof v->pk_sha256_hex, h, sizeof h);
+    if (memcmp(h, man.pk_sha256, 32) != 0) {
+        say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, the manifest "
+            "says pk_sha256 differs", sub.path, v->pk_sha256_hex);
+        goto out;
+    }
+    if (pin && memcmp(h, pin, 32) != 0) {
+        say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, not the "
+            "published value given with --pk-sha256", sub.path,
+            v->pk_sha256_hex);
+        goto out;
+    }
+    /* the message: its digest, the manifest's and the .digest file's */
+    const chal_message *cm = &man.messages[idx - 1];
+    if (chal_dir_read(&sub, cm->file, CHAL_MAX_FILE_BYTES, &msg, &msglen, err,
+                      errlen) != CHAL_OK)
+        goto out;
+    if (tts_digest(p, digest, msg, msglen) != TTS_OK) {
+        say(err, errlen, "internal error: digest");
+        goto out;
+    }
+    if (memcmp(digest, cm->digest, tts_digest_bytes(p)) != 0) {
+        say(err, errlen, "%s/%s: its digest differs from the manifest's "
+            "digest of message %u", sub.path, cm->file, idx);
+        goto out;
+    }
+    snprintf(name, sizeof name, "msg-%u.digest", idx);
+    if (chal_dir_read(&sub, name, CHAL_MAX_FILE_BYTES, &dg, &dglen, err,
+                      errlen) != CHAL_OK)
+        goto out;
+    if (dglen != tts_digest_bytes(p) ||
+        memcmp(dg, digest, tts_digest_bytes(p)) != 0) {
+        say(err, errlen, "%s/%s: differs from the digest of message %u",
+            sub.path, name, idx);
+        goto out;
+    }
+    rc = tts_verify_digest(p, sig, digest, pk) == TTS_OK ? CHAL_VALID
+                                                          : CHAL_INVALID;
+out:
+    free(raw);
+    free(pk);
+    free(msg);
+    free(dg);
+    chal_manifest_free(&man);
+    chal_dir_close(&sub);
+    chal_dir_close(&top);
+    return rc;
+}
+
+/* ---- reveal-check -------------------------------------------------------- */
+
+/* Compare the folder d with inst: each difference one line on report.
+ * Returns the number of differences. */
+static unsigned compare_instance(const chal_dir *d, const chal_instance *inst,
+                                 FILE *report)
+{
+    unsigned bad = 0;
+    char why[512];
+
+    for (size_t i = 0; i < inst->nfiles; i++) {
+        const chal_file *f = &inst->files[i];
+        uint8_t *b;
+        size_t len;
+        if (chal_dir_read(d, f->name, CHAL_MAX_FILE_BYTES, &b, &len, why,
+                          sizeof why) != CHAL_OK) {
+            fprintf(report, "  %s\n", why);
+            bad++;
+            continue;
+        }
+        if (len != f->len || memcmp(b, f->data, len) != 0) {
+            fprintf(report, "  %s/%s: differs from the recomputation\n",
+                    d->path, f->name);
+            bad++;
+        }
+        free(b);
+    }
+    /* and nothing else in the folder */
+    int fd = dup(d->fd);
+    DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dp) {
+        if (fd >= 0)
+            (void)close(fd);
+        fprintf(report, "  %s: cannot list: %s\n", d->path, strerror(errno));
+        return bad + 1;
+    }
+    rewinddir(dp);
+    for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+        size_t i = 0;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        while (i < inst->nfiles && strcmp(inst->files[i].name, e->d_name))
+            i++;
+        if (i == inst->nfiles) {
+            fprintf(report, "  %s/%.200s: not part of the challenge\n",
+                    d->path, e->d_name);
+            bad++;
+        }
+    }
+    closedir(dp);
+    return bad;
+}
+
+int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
+                      FILE *report, char *err, size_t errlen)
+{
+    chal_dir top;
+    uint8_t *text;
+    size_t len;
+    unsigned mask, k, bad = 0, found = 0;
+    char date[11], why[512];
+
+    if (chal_dir_open(&top, dir, err, errlen) != CHAL_OK)
+        return CHAL_ERROR;
+    if (chal_dir_read(&top, CHAL_INDEX_NAME, CHAL_MAX_FILE_BYTES, &text, &len,
+                      err, errlen) != CHAL_OK) {
+        chal_dir_close(&top);
+        return CHAL_ERROR;
+    }
+    int rc = chal_index_parse((const char *)text, len, &mask, &k, date, why,
+                              sizeof why);
+    free(text);
+    if (rc != CHAL_OK) {
+        chal_dir_close(&top);
+        return say(err, errlen, "%s/%s", dir, why);
+    }
+    /* the index itself, recomputed */
+    size_t ilen;
+    char *index = chal_index_render(mask, k, date, &ilen);
+    if (!index) {
+        chal_dir_close(&top);
+        return say(err, errlen, "out of memory");
+    }
+    unsigned top_bad = 0;
+
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        const tts_params *p = tts_params_at(i);
+        chal_instance inst;
+        chal_dir sub;
+        char name[32];
+        unsigned b;
+        if (!(mask & (1u << i)))
+            continue;
+        found++;
+        chal_folder_name(name, sizeof name, p);
+        if (chal_dir_sub(&sub, &top, name, why, sizeof why) != CHAL_OK) {
+            fprintf(report, "%-11s MISMATCH\n  %s\n", tts_params_name(p), why);
+            bad++;
+            continue;
+        }
+        if (chal_instance_build(&inst, p, master, k, date, why, sizeof why) !=
+            CHAL_OK) {
+            chal_dir_close(&sub);
+            free(index);
+            chal_dir_close(&top);
+            return say(err, errlen, "%s", why);
+        }
+        /* the lines are buffered so that the verdict comes first */
+        char *lines = NULL;
+        size_t llen = 0;
+        FILE *mem = open_memstream(&lines, &llen);
+        b = mem ? compare_instance(&sub, &inst, mem) : 1;
+        if (mem)
+            fclose(mem);
+        fprintf(report, "%-11s %s (%u files", tts_params_name(p),
+                b ? "MISMATCH" : "ok", (unsigned)inst.nfiles);
+        if (b)
+            fprintf(report, ", %u differences", b);
+        fprintf(report, ")\n%s", lines ? lines : "");
+        free(lines);
+        bad += b != 0;
+        chal_instance_free(&inst);
+        chal_dir_close(&sub);
+    }
+    /* the top folder: the index and the instance folders, nothing else */
+    {
+        uint8_t *b;
+        size_t bl;
+        if (chal_dir_read(&top, CHAL_INDEX_NAME, CHAL_MAX_FILE_BYTES, &b, &bl,
+                          why, sizeof why) == CHAL_OK) {
+            if (bl != ilen || memcmp(b, index, ilen) != 0) {
+                fprintf(report, "%s/%s: differs from the recomputation\n",
+                        dir, CHAL_INDEX_NAME);
+                top_bad++;
+            }
+            free(b);
+        }
+        int fd = dup(top.fd);
+        DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+        if (dp) {
+            rewinddir(dp);
+            for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+                const tts_params *p = chal_set_of_folder(e->d_name);
+                size_t j = 0;
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+                    !strcmp(e->d_name, CHAL_INDEX_NAME))
+                    continue;
+                while (p && tts_params_at(j) != p)
+                    j++;
+                if (!p || !(mask & (1u << j))) {
+                    fprintf(report, "%s/%.200s: not part of the challenge\n",
+                            dir, e->d_name);
+                    top_bad++;
+                }
+            }
+            closedir(dp);
+        } else if (fd >= 0) {
+            (void)close(fd);
+        }
+    }
+    free(index);
+    chal_dir_close(&top);
+    fprintf(report, "%s: %u of %u instances match the revealed seed%s\n",
+            bad || top_bad ? "MISMATCH" : "OK", found - bad, found,
+            top_bad ? "; the top folder differs" : "");
+    return bad || top_bad ? CHAL_INVALID : CHAL_OK;
+}
