@@ -1,14 +1,16 @@
 /*
- * The inputs of tts-challenge verify and reveal-check: a claimed solution
- * (a signature file, binary or armored) and the manifest fields
- * (tools/manifest.c). Invariants: an extracted field is NUL-terminated,
- * within its buffer, free of quotes, and occurs in the text after its key;
- * a commitment is exactly 128 lowercase hex digits.
+ * The inputs tts-challenge reads from a challenge folder: a claimed
+ * solution (a signature file, binary or armored), manifest.json and
+ * index.json, through challenge/'s strict parsers. Invariants: a parsed
+ * manifest names a set whose sizes it states, its messages are numbered
+ * 1..K with plain file names; a manifest that parses re-renders (from the
+ * parsed fields) to a text that parses to the same fields; a parsed index
+ * names known sets and a calendar date.
  */
 #include <string.h>
 
+#include "challenge.h"
 #include "fuzz.h"
-#include "manifest.h"
 #include "ttsfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -23,23 +25,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ttsfile_free(sig, siglen);
     }
 
-    char *text = malloc(size + 1);
-    FUZZ_CHECK(text);
-    memcpy(text, data, size);
-    text[size] = 0; /* read_text refuses NULs; here they just end the text */
-    static const char *keys[] = {"commitment", "set", "issue_date", "pk_sha256"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        char out[129];
-        memset(out, 'x', sizeof out);
-        if (manifest_field(text, keys[k], out, sizeof out) == 0) {
-            size_t l = strnlen(out, sizeof out);
-            FUZZ_CHECK(l < sizeof out && !strchr(out, '"'));
-            FUZZ_CHECK(strstr(text, out) != NULL);
+    chal_manifest m;
+    if (chal_manifest_parse((const char *)data, size, &m, err, sizeof err) ==
+        CHAL_OK) {
+        FUZZ_CHECK(m.p && chal_entry_of(m.p));
+        FUZZ_CHECK(m.nmessages >= 1 && m.nmessages <= CHAL_MAX_INSTANCES);
+        FUZZ_CHECK(strlen(m.commitment) == 128 && chal_valid_date(m.issued));
+        size_t db = tts_digest_bytes(m.p);
+        uint8_t *dg = malloc((size_t)m.nmessages * db);
+        FUZZ_CHECK(dg);
+        for (unsigned i = 0; i < m.nmessages; i++) {
+            FUZZ_CHECK(m.messages[i].index == i + 1);
+            FUZZ_CHECK(chal_plain_name(m.messages[i].file));
+            memcpy(dg + (size_t)i * db, m.messages[i].digest, db);
         }
+        size_t len;
+        char *again = chal_manifest_render(m.p, m.pk_sha256, m.issued,
+                                           m.commitment, m.nmessages, dg,
+                                           &len);
+        chal_manifest m2;
+        FUZZ_CHECK(again && chal_manifest_parse(again, len, &m2, err,
+                                                sizeof err) == CHAL_OK);
+        FUZZ_CHECK(m2.p == m.p && m2.nmessages == m.nmessages &&
+                   memcmp(m2.pk_sha256, m.pk_sha256, 32) == 0);
+        for (unsigned i = 0; i < m.nmessages; i++)
+            FUZZ_CHECK(memcmp(m2.messages[i].digest, m.messages[i].digest,
+                              db) == 0);
+        chal_manifest_free(&m2);
+        free(again);
+        free(dg);
+        chal_manifest_free(&m);
     }
-    char c[129];
-    if (manifest_commitment(text, c) == 0)
-        FUZZ_CHECK(strlen(c) == 128 && strspn(c, "0123456789abcdef") == 128);
-    free(text);
+
+    unsigned mask, k;
+    char date[11];
+    if (chal_index_parse((const char *)data, size, &mask, &k, date, err,
+                         sizeof err) == CHAL_OK) {
+        FUZZ_CHECK(mask && mask < (1u << tts_params_count()));
+        FUZZ_CHECK(k >= 1 && k <= CHAL_MAX_INSTANCES && chal_valid_date(date));
+    }
     return 0;
 }

@@ -13,7 +13,7 @@ src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
 shift 2
 secs=${FUZZ_SECONDS:-60}
 cc=${CC_FUZZ:-clang}
-all="file verify manifest apdu diff"
+all="file verify manifest challenge apdu diff"
 list=${*:-$all}
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "fuzz: $cc not found (libFuzzer needs clang)" >&2
@@ -23,7 +23,7 @@ out=$build/fuzz-out
 mkdir -p "$out"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L ${SODIUM_CFLAGS:-}"
-inc="-I$build -I$src/include -I$src/ref -I$src/tools -I$src/fuzz"
+inc="-I$build -I$src/include -I$src/ref -I$src/tools -I$src/challenge -I$src/fuzz"
 
 # The library and the file modules, once, as objects with the harness flags
 # (-fsanitize=fuzzer-no-link: instrumented, no main).
@@ -37,7 +37,8 @@ compile() { # compile SRC [extra flags]
     lib="$lib $o"
 }
 [ -n "${LIB_SOURCES:-}" ] || { echo "fuzz: LIB_SOURCES not set (run make fuzz)" >&2; exit 2; }
-for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/manifest.c; do
+for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c challenge/instance.c \
+    challenge/manifest.c challenge/json.c challenge/folder.c challenge/verify.c; do
     case $s in *.c) compile "$s" ;; esac
 done
 grep -q '^#define TTS_HAVE_AVX2 1' "$build/config.h" && compile opt/kernels_avx2.c ${AVX2_CFLAGS:--mavx2}
@@ -57,6 +58,7 @@ for h in $list; do
         verify) maxlen=48000 ;;
         diff) maxlen=600 ;;
         file|manifest) ;;
+        challenge) maxlen=16000 ;;
         *) echo "fuzz: unknown harness $h" >&2; exit 2 ;;
     esac
     bin=$out/fuzz_$h
