@@ -156,9 +156,8 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     if (write(in[1], script, sizeof script - 1) < 0)
         (void)0;
     close(in[1]);
-    /* a card that never stops (it should not happen) is killed */
-    const char *to = getenv("TTS_CARD_TIMEOUT");
-    long limit = to ? atol(to) : 3600, waited = 0;
+    /* a card that never stops (a broken or foreign image) is killed */
+    long limit = b->timeout, waited = 0;
     int st;
     for (;;) {
         pid_t w = waitpid(pid, &st, WNOHANG);
@@ -206,11 +205,15 @@ static int run_k(card_batch *b, size_t k, int parse)
     snprintf(req, sizeof req, "%s/req", dir);
     snprintf(resp, sizeof resp, "%s/resp", dir);
     int rc = write_request(b, k, req);
+    long saved = b->timeout;
+    if (!b->timeout)
+        b->timeout = card_timeout(b, k);
     FILE *f = fopen(resp, "wb");
     if (f)
         fclose(f);
     if (rc == 0)
         rc = simulate(b, req, resp, &b->ticks);
+    b->timeout = saved;
     if (rc == 0 && parse) {
         free(b->resp);
         b->resp = calloc(k + 1, sizeof *b->resp);
@@ -259,4 +262,113 @@ unsigned long long card_ticks_prefix(card_batch *b, size_t k)
     t = run_k(b, k, 0) == 0 ? b->ticks : (unsigned long long)-1;
     b->ticks = save;
     return t;
+}
+
+long card_timeout(const card_batch *b, size_t k)
+{
+    const char *to = getenv("TTS_CARD_TIMEOUT");
+    long t = 10;
+
+    if (to)
+        return atol(to);
+    for (size_t i = 0; i < k && i < b->ncmd; i++)
+        switch (b->cmd[i].raw_len >= 0 ? 0 : b->cmd[i].ins) {
+        case CARD_GENERATE_KEY: t += 900; break; /* TTS(36,50): minutes */
+        case CARD_SIGN: t += 60; break;
+        case CARD_GET_PK_SEGMENT: t += 20; break;
+        default: t += 5; break;
+        }
+    return t;
+}
+
+int card_answer_len(const card_apdu *a, unsigned m, unsigned n)
+{
+    switch (a->ins) {
+    case CARD_GET_INFO: return 7;
+    case CARD_GET_CYCLES: return 4;
+    case CARD_GET_PROFILE: return 8;
+    case CARD_GENERATE_KEY: case CARD_PUT_KEY: case CARD_COMMIT_KEY:
+    case CARD_HALT: return 0;
+    case CARD_SIGN: return (int)n;
+    default: (void)m; return -1;
+    }
+}
+
+static int hexbyte(const uint8_t *s)
+{
+    int v = 0;
+    for (int i = 0; i < 2; i++) {
+        int c = s[i], d = c >= '0' && c <= '9' ? c - '0'
+                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                        : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v << 4 | d;
+    }
+    return v;
+}
+
+int card_check_ihex(const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+    size_t pos = 0, line = 0, data = 0;
+    int eof = 0;
+
+    while (pos < len) {
+        size_t end = pos;
+        while (end < len && buf[end] != '\n')
+            end++;
+        size_t l = end - pos;
+        line++;
+        if (l && buf[pos + l - 1] == '\r')
+            l--;
+        if (l == 0) { /* blank lines: tolerated, not after EOF data */
+            pos = end + 1;
+            continue;
+        }
+        if (eof) {
+            snprintf(err, errlen, "line %zu: data after the end-of-file "
+                     "record", line);
+            return -1;
+        }
+        const uint8_t *r = buf + pos;
+        if (r[0] != ':' || l < 11 || (l - 1) % 2) {
+            snprintf(err, errlen, "line %zu: not an Intel HEX record", line);
+            return -1;
+        }
+        int count = hexbyte(r + 1), sum = 0;
+        if (count < 0 || l != 11 + 2 * (size_t)count) {
+            snprintf(err, errlen, "line %zu: record length does not match its "
+                     "byte count", line);
+            return -1;
+        }
+        for (size_t i = 1; i < l; i += 2) {
+            int v = hexbyte(r + i);
+            if (v < 0) {
+                snprintf(err, errlen, "line %zu: not hex digits", line);
+                return -1;
+            }
+            sum += v;
+        }
+        if (sum & 0xFF) {
+            snprintf(err, errlen, "line %zu: checksum mismatch", line);
+            return -1;
+        }
+        int type = hexbyte(r + 7);
+        if (type == 0)
+            data += (size_t)count;
+        else if (type == 1)
+            eof = 1;
+        else if (type > 5) {
+            snprintf(err, errlen, "line %zu: unknown record type %02X", line,
+                     type);
+            return -1;
+        }
+        pos = end + 1;
+    }
+    if (!data || !eof) {
+        snprintf(err, errlen, "%s", !data ? "no data records (an empty image)"
+                                          : "no end-of-file record");
+        return -1;
+    }
+    return 0;
 }

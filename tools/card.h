@@ -45,6 +45,7 @@ typedef struct {
     card_resp *resp;      /* ncmd entries after card_run */
     size_t nresp;
     unsigned long long ticks; /* "Simulated N ticks" of the last run */
+    long timeout;         /* seconds for one run; 0: card_timeout() */
 } card_batch;
 
 void card_init(card_batch *b, const char *image, const char *cpu, double mhz);
@@ -59,6 +60,18 @@ int card_run(card_batch *b);
 /* Run only the first k commands (+ HALT) and return the ticks, for the
  * tick-difference timing of 4T cores; (unsigned long long)-1 on failure. */
 unsigned long long card_ticks_prefix(card_batch *b, size_t k);
+/* The simulator time allowed for the first k commands of b: 10 s, plus a
+ * budget per command (key generation minutes, a signature a minute, the
+ * rest seconds); $TTS_CARD_TIMEOUT (seconds, 0: none) overrides it. */
+long card_timeout(const card_batch *b, size_t k);
+/* The data length a successful answer to a (non-raw) command must have,
+ * or -1 if it depends on the command's P1/P2 (GET PK SEGMENT: the caller
+ * checks). m and n are the set's dimensions. */
+int card_answer_len(const card_apdu *a, unsigned m, unsigned n);
+/* Check that buf (len bytes) is an Intel HEX image: every record well
+ * formed with its checksum, data present, one end-of-file record last.
+ * 0, or -1 with the reason (line number) in err. */
+int card_check_ihex(const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* Clocks per machine cycle of a ucsim CPU type: 12 (8032/8051), 4 (DS320). */
 int card_clocks_per_cycle(const char *cpu);
 const char *card_sw_name(uint16_t sw);

@@ -184,27 +184,90 @@ int fileio_read(const char *path, size_t cap, unsigned flags, uint8_t **buf,
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* 1 if path's folder is /dev, /proc or below (where /dev/stdout and its
+ * kind live: a rename there would replace a system link). */
+static int system_folder(const char *path)
+{
+    char dir[4096], real[4096];
+    const char *slash = strrchr(path, '/');
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+             slash ? path : ".");
+    if (!realpath(dir, real))
+        return 0;
+    return !strcmp(real, "/dev") || !strncmp(real, "/dev/", 5) ||
+           !strcmp(real, "/proc") || !strncmp(real, "/proc/", 6);
+}
+
+/* 1 if path is a chain of symbolic links that reaches /dev or /proc. */
+static int link_to_system(const char *path)
+{
+    char cur[8300], next[8300], target[4096];
+
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 16; hop++) {
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0)
+            return 0;
+        target[n] = 0;
+        if (target[0] == '/') {
+            snprintf(next, sizeof next, "%s", target);
+        } else {
+            const char *slash = strrchr(cur, '/');
+            snprintf(next, sizeof next, "%.*s%s",
+                     slash ? (int)(slash - cur) + 1 : 0, cur, target);
+        }
+        if (system_folder(next))
+            return 1;
+        memcpy(cur, next, sizeof cur);
+    }
+    return 1; /* a loop: not a file to replace either */
+}
+
 int fileio_check_output(const char *path, unsigned flags, char *err,
                         size_t errlen)
 {
     struct stat st;
     size_t l = strlen(path);
-
     if (strcmp(path, "-") == 0)
         return FILEIO_OK;
     if (l == 0 || path[l - 1] == '/') {
         say(err, errlen, "'%s': names a directory, not a file", path);
         return FILEIO_ERROR;
     }
-    if (lstat(path, &st) != 0) {
-        if (errno == ENOENT)
-            return FILEIO_OK;
-        say(err, errlen, "%s: %s", path, strerror(errno));
+    if (system_folder(path) || link_to_system(path)) {
+        say(err, errlen, "%s: a system file or a link to a standard stream; "
+            "refusing to replace it (use - for standard output)", path);
         return FILEIO_ERROR;
+    }
+    if (lstat(path, &st) != 0) {
+        char dir[4096];
+        const char *slash = strrchr(path, '/');
+        if (errno != ENOENT) {
+            say(err, errlen, "%s: %s", path, strerror(errno));
+            return FILEIO_ERROR;
+        }
+        /* a new file: its folder must exist and take it */
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+                 slash ? path : ".");
+        if (access(dir, W_OK | X_OK) != 0) {
+            say(err, errlen, "%s: cannot create it: %s", path,
+                strerror(errno));
+            return FILEIO_ERROR;
+        }
+        return FILEIO_OK;
     }
     if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
         say(err, errlen, "%s %s; refusing to replace it", path,
             not_regular(st.st_mode));
+        return FILEIO_ERROR;
+    }
+    struct stat target;
+    if (S_ISLNK(st.st_mode) && stat(path, &target) == 0 &&
+        !S_ISREG(target.st_mode)) {
+        say(err, errlen, "%s: a symbolic link to %s; refusing to "
+            "replace it (use - for standard output)", path,
+            not_regular(target.st_mode) + 3);
         return FILEIO_ERROR;
     }
     if (!(flags & FILEIO_FORCE)) {
@@ -442,4 +505,47 @@ int fileio_write(const char *path, const void *data, size_t len,
 {
     fileio_out o = {path, data, len, flags};
     return fileio_commit(&o, 1, err, errlen);
+}
+
+/* ---- streams ------------------------------------------------------------- */
+
+static struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+    char path[4096];
+} streams[MAX_OUTS];
+
+FILE *fileio_stream_open(const char *path)
+{
+    for (size_t i = 0; i < MAX_OUTS; i++)
+        if (!streams[i].f) {
+            snprintf(streams[i].path, sizeof streams[i].path, "%s", path);
+            streams[i].f = open_memstream(&streams[i].buf, &streams[i].len);
+            return streams[i].f;
+        }
+    return NULL;
+}
+
+int fileio_stream_close(FILE *f, unsigned flags, int discard, char *err,
+                        size_t errlen)
+{
+    for (size_t i = 0; f && i < MAX_OUTS; i++) {
+        if (streams[i].f != f)
+            continue;
+        int bad = ferror(f) | (fclose(f) != 0), rc = FILEIO_OK;
+        streams[i].f = NULL;
+        if (bad) {
+            say(err, errlen, "%s: out of memory", streams[i].path);
+            rc = FILEIO_ERROR;
+        } else if (!discard) {
+            rc = fileio_write(streams[i].path, streams[i].buf, streams[i].len,
+                              flags, err, errlen);
+        }
+        free(streams[i].buf);
+        streams[i].buf = NULL;
+        return rc;
+    }
+    say(err, errlen, "internal error: not a stream");
+    return FILEIO_ERROR;
 }

@@ -14,7 +14,8 @@
  * destination is kept (the rename is a link, which fails if the name
  * exists). A symbolic link at the destination is never followed: it is
  * replaced (with FILEIO_FORCE) like any file, and what it pointed to is
- * untouched. Destinations that are directories, devices or FIFOs are
+ * untouched; a link to a directory, a device or a FIFO (/dev/stdout) is
+ * refused, not replaced. Destinations that are directories, devices or FIFOs are
  * refused. A failed write deletes only the tool's own temporary file.
  * Several files written with fileio_commit appear together or not at all:
  * files they replace are kept aside until the last rename succeeds, and
@@ -85,5 +86,14 @@ int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen);
 /* fileio_commit of one file. */
 int fileio_write(const char *path, const void *data, size_t len,
                  unsigned flags, char *err, size_t errlen);
+
+/* Reports written as they are computed: fileio_stream_open gives a FILE
+ * that collects the text in memory; fileio_stream_close writes it to its
+ * path with fileio_write ("-": standard output) and frees it, or, with
+ * discard, only frees it. NULL / FILEIO_ERROR on failure (err). */
+#include <stdio.h>
+FILE *fileio_stream_open(const char *path);
+int fileio_stream_close(FILE *f, unsigned flags, int discard, char *err,
+                        size_t errlen);
 
 #endif /* TTS_FILEIO_H */

@@ -64,6 +64,7 @@
 #include "tts.h"
 
 #include "clock.h"
+#include "fileio.h"
 
 #if defined(__clang__)
 #define COMPILER "clang " __clang_version__
@@ -1157,14 +1158,23 @@ static void json_files_results(FILE *f, const file_list *fl)
     fprintf(f, "  ]");
 }
 
-static int json_end(FILE *f, const char *path)
+/* Reports and charts are collected in memory and written whole at the
+ * end, under the tools' file rules (tools/fileio.h). */
+static int report_close(FILE *f, const char *path)
 {
-    fprintf(f, "\n}\n");
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "tts-bench: writing %s failed\n", path);
+    char err[512];
+    (void)path;
+    if (fileio_stream_close(f, FILEIO_FORCE, 0, err, sizeof err) != FILEIO_OK) {
+        fprintf(stderr, "tts-bench: writing %s\n", err);
         return -1;
     }
     return 0;
+}
+
+static int json_end(FILE *f, const char *path)
+{
+    fprintf(f, "\n}\n");
+    return report_close(f, path);
 }
 
 /* ---- reports: CSV --------------------------------------------------------- */
@@ -1294,19 +1304,17 @@ static FILE *plot_open(const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
+    FILE *f = fileio_stream_open(path);
     if (!f)
-        fprintf(stderr, "tts-bench: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "tts-bench: %s: out of memory\n", path);
     return f;
 }
 
 static int plot_close(FILE *f, const char *dir, const char *name)
 {
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "tts-bench: writing %s/%s failed\n", dir, name);
-        return -1;
-    }
-    return 0;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return report_close(f, path);
 }
 
 /* Runs `gnuplot script` in dir. A missing gnuplot is not fatal to the
@@ -1486,26 +1494,26 @@ typedef struct {
 /* Opens the report files and makes the chart folder before measuring. */
 static int outputs_open(outputs *o)
 {
-    if (o->json && !(o->jf = fopen(o->json, "w"))) {
-        fprintf(stderr, "tts-bench: --json %s: %s\n", o->json, strerror(errno));
+    /* the paths are checked now, the files written at the end */
+    char err[512];
+    if ((o->json && fileio_check_output(o->json, FILEIO_FORCE, err, sizeof err)) ||
+        (o->csv && fileio_check_output(o->csv, FILEIO_FORCE, err, sizeof err))) {
+        fprintf(stderr, "tts-bench: %s\n", err);
         return -1;
     }
-    if (o->csv && !(o->cf = fopen(o->csv, "w"))) {
-        fprintf(stderr, "tts-bench: --csv %s: %s\n", o->csv, strerror(errno));
+    if ((o->json && !(o->jf = fileio_stream_open(o->json))) ||
+        (o->csv && !(o->cf = fileio_stream_open(o->csv)))) {
+        fprintf(stderr, "tts-bench: out of memory\n");
         return -1;
     }
     return o->plot ? make_plot_dir(o->plot) : 0;
 }
 
-/* Closes f and, if it is a regular file (not /dev/stdout or a pipe),
- * removes it. */
+/* Drops a report that is not to be written. */
 static void discard(FILE *f, const char *path)
 {
-    struct stat st;
-    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    fclose(f);
-    if (regular)
-        remove(path);
+    (void)path;
+    (void)fileio_stream_close(f, 0, 1, NULL, 0);
 }
 
 /* After a failed run: no empty report is left behind. */
@@ -1520,11 +1528,7 @@ static void outputs_discard(outputs *o)
 
 static int csv_end(FILE *f, const char *path)
 {
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "tts-bench: writing %s failed\n", path);
-        return -1;
-    }
-    return 0;
+    return report_close(f, path);
 }
 
 /* ---- primitives ------------------------------------------------------------ */

@@ -23,6 +23,7 @@
 #include <tts.h>
 
 #include "card.h"
+#include "fileio.h"
 #include "ttsfile.h"
 
 /* Messages to sign may be larger than key files. */
@@ -163,29 +164,15 @@ static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
     read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
 }
 
-/* Write path whole (mode 0600 with secret: created so, and forced with
- * fchmod if it existed); exits 2 with the reason on failure. */
+/* Write path whole under the tools' file rules (tools/fileio.h: a
+ * temporary beside it, then a rename; a symbolic link is replaced, never
+ * followed); mode 0600 with secret. Exits 2 with the reason on failure. */
 static void write_file_mode(const char *path, const uint8_t *b, size_t len, int secret)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, secret ? 0600 : 0666);
-    int e = 0;
-    if (fd < 0)
-        e = errno;
-    else if (secret && fchmod(fd, 0600) != 0)
-        e = errno;
-    for (size_t off = 0; fd >= 0 && !e && off < len;) {
-        ssize_t w = write(fd, b + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            e = w < 0 ? errno : EIO;
-        else
-            off += (size_t)w;
-    }
-    if (fd >= 0 && close(fd) != 0 && !e)
-        e = errno;
-    if (e) {
-        fprintf(stderr, "tts-card: cannot write %s: %s\n", path, strerror(e));
+    char err[512];
+    if (fileio_write(path, b, len, FILEIO_FORCE | (secret ? FILEIO_SECRET : 0), err,
+                     sizeof err) != FILEIO_OK) {
+        fprintf(stderr, "tts-card: cannot write %s\n", err);
         exit(2);
     }
 }
@@ -193,6 +180,46 @@ static void write_file_mode(const char *path, const uint8_t *b, size_t len, int 
 static void write_file(const char *path, const uint8_t *b, size_t len)
 {
     write_file_mode(path, b, len, 0);
+}
+
+/* An output that names one of the inputs would destroy it. */
+static void check_output(const char *out, const char *image, const char *eeprom)
+{
+    char err[512];
+    if (fileio_check_output(out, FILEIO_FORCE, err, sizeof err) != FILEIO_OK)
+        die_input(err, NULL);
+    if (fileio_same_file(out, image) || (eeprom && fileio_same_file(out, eeprom)))
+        die_input("the output is one of the inputs (the image or the EEPROM file)", out);
+}
+
+/* The image: a regular file in Intel HEX with good checksums, and a card
+ * of set p that answers GET INFO within seconds (a foreign or broken
+ * image is refused before the real session, not after the timeout). */
+static void check_image(const char *image, const char *cpu, double mhz, int uart,
+                        const tts_params *p)
+{
+    size_t len;
+    uint8_t *b = read_file(image, TTSFILE_MAX_BYTES, 0, &len);
+    char err[256];
+    if (card_check_ihex(b, len, err, sizeof err) != 0) {
+        fprintf(stderr, "tts-card: %s: not a card image (Intel HEX): %s\n", image, err);
+        exit(2);
+    }
+    ttsfile_free(b, len);
+    card_batch pb;
+    card_init(&pb, image, cpu, mhz);
+    pb.uart = uart;
+    pb.timeout = 10;
+    card_add(&pb, CARD_GET_INFO, 0, 0, NULL, 0);
+    int ok = card_run(&pb) == 0 && pb.nresp >= 1 && pb.resp[0].sw == 0x9000 &&
+             pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
+             pb.resp[0].data[1] == tts_params_n(p);
+    card_free(&pb);
+    if (!ok) {
+        fprintf(stderr, "tts-card: %s: the image does not answer GET INFO as a %s card "
+                "within 10 s\n", image, tts_params_name(p));
+        exit(2);
+    }
 }
 
 static void print_hex(FILE *f, const uint8_t *b, size_t n)
@@ -470,6 +497,7 @@ int main(int argc, char **argv)
     struct stat st;
     if (stat(image, &st) != 0)
         die_input("no card image", image);
+    check_image(image, cpu, mhz, uart, p);
     if (!strcmp(cpu, "8051")) {
         long iram = image_iram(image, NULL, NULL);
         if (iram < 0 || iram > 128)
@@ -510,6 +538,7 @@ int main(int argc, char **argv)
             s->kind = SC_EXPORT;
             if (i + 1 >= argc || strcmp(argv[i], "-o")) die_input("export-pk needs -o FILE", NULL);
             s->out = argv[i + 1];
+            check_output(s->out, image, eeprom);
             i += 2;
             for (size_t g = 0; g < nseg; g++) {
                 card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
@@ -538,7 +567,7 @@ int main(int argc, char **argv)
                                     !strcmp(argv[i], "--message") || !strcmp(argv[i], "-o"))) {
                 const char *o = argv[i], *val = argv[i + 1];
                 i += 2;
-                if (!strcmp(o, "-o")) s->out = val;
+                if (!strcmp(o, "-o")) { s->out = val; check_output(val, image, eeprom); }
                 else if (!strcmp(o, "--message")) msgfile = val;
                 else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key", 0); s->rand_given = 1; }
                 else {
@@ -625,6 +654,18 @@ int main(int argc, char **argv)
                             b.resp[k].sw, card_sw_name(b.resp[k].sw));
                 bad = 1;
             }
+        /* an answer of the wrong length is refused, whatever its status */
+        for (size_t k = c->first; !bad && k <= c->first + c->count; k++) {
+            size_t kk = k < c->first + c->count ? k : c->prof;
+            if (kk == (size_t)-1 || b.cmd[kk].raw_len >= 0 || b.resp[kk].sw != 0x9000)
+                continue;
+            int want = card_answer_len(&b.cmd[kk], m, n);
+            if (want >= 0 && b.resp[kk].len != want) {
+                fprintf(stderr, "tts-card: %s: the card answered %u bytes to INS %02X, "
+                        "expected %d\n", c->name, b.resp[kk].len, b.cmd[kk].ins, want);
+                bad = 1;
+            }
+        }
         for (size_t k = k0; k < c->first + c->count; k++)
             state_track(&hs, &b.cmd[k], &b.resp[k]);
         k0 = c->first + c->count;
@@ -694,10 +735,11 @@ int main(int argc, char **argv)
                 memcpy(rng.key, c->rnd, 32);
                 int rc = tts_sign_digest(p, hsig, c->digest, hsk, chacha_rng_fn, &rng);
                 int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
+                unsigned calls = rng.calls; /* before the wipe */
                 sodium_memzero(&rng, sizeof rng);
                 int ok = tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
                 printf("sign: %s the host's signature (%u attempt%s), %s\n",
-                       same ? "equals" : "DIFFERS FROM", rng.calls, rng.calls == 1 ? "" : "s",
+                       same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
                        ok ? "verifies" : "DOES NOT VERIFY");
                 if (!same || !ok)
                     status = 1;

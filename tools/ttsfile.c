@@ -602,11 +602,20 @@ int ttsfile_write_pair(const char *pubpath, const char *secpath,
         ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, flags, &pimg, &plen) != 0) {
         say(err, errlen, "cannot encode the key pair (out of memory?)");
     } else {
-        /* the secret key first: a pair is whole or absent either way */
-        fileio_out outs[2] = {
-            {secpath, simg, slen, fileio_flags(TTSFILE_SECRET_KEY, flags)},
-            {pubpath, pimg, plen, fileio_flags(TTSFILE_PUBLIC_KEY, flags)},
-        };
+        /* Both or neither, whatever fails, and catchable signals wait for
+         * the pair (fileio_commit). Only SIGKILL between the two renames
+         * can split it: the secret key is then created first and replaced
+         * last, so the secret key file present is always whole, with its
+         * public key recomputable by tts pubkey. */
+        struct stat st;
+        int replacing = lstat(secpath, &st) == 0;
+        fileio_out sec = {secpath, simg, slen,
+                          fileio_flags(TTSFILE_SECRET_KEY, flags)};
+        fileio_out pub = {pubpath, pimg, plen,
+                          fileio_flags(TTSFILE_PUBLIC_KEY, flags)};
+        fileio_out outs[2];
+        outs[replacing ? 1 : 0] = sec;
+        outs[replacing ? 0 : 1] = pub;
         rc = fileio_commit(outs, 2, err, errlen);
         rc = rc == FILEIO_EXISTS ? TTSFILE_EXISTS
                                  : rc == FILEIO_OK ? TTSFILE_OK : TTSFILE_ERROR;

@@ -1,0 +1,317 @@
+#!/bin/sh
+# Hostile files and a careless user against tts and tts-card (issue 18):
+# corrupted keys never sign, nothing hangs, no key is ever lost, nothing
+# is written through a symbolic link or over an input, and the messages
+# say what is wrong. The challenge folder's part is in
+# tests/hostile_challenge.sh. Needs strace (signals injected at chosen
+# system calls) and python3; the card parts need the 8051 images.
+set -u
+: "${srcdir:=.}" "${top_builddir:=.}"
+TTS=${TTS:-$top_builddir/tts}
+TCARD=$top_builddir/tts-card
+case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
+case $TCARD in /*) ;; *) TCARD=$(pwd)/$TCARD ;; esac
+CARD_DIR=$(cd "$top_builddir/8051" 2>/dev/null && pwd)
+FAKE=$(cd "$srcdir/tests" && pwd)/fake_s51.py
+for tool in strace python3 timeout; do
+    command -v $tool >/dev/null 2>&1 || { echo "not ok 1 - $tool is needed"; exit 99; }
+done
+dir=$(mktemp -d) || exit 99
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' HUP INT TERM
+cd "$dir" || exit 99
+chmod 755 "$dir"
+
+t=0
+fail=0
+pass() { t=$((t + 1)); echo "ok $t - $1"; }
+flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
+skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
+check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; sed 's/^/#   /' err 2>/dev/null; fi; }
+# refuse TEXT DESC CMD...: exit 2 within 20 s, TEXT on stderr
+refuse() {
+    text=$1 desc=$2
+    shift 2
+    timeout 20 "$@" >out 2>err
+    got=$?
+    if [ "$got" = 2 ] && grep -qF -- "$text" err; then pass "$desc"; else
+        flunk "$desc (exit $got, expected 2 and \"$text\")"
+        sed 's/^/#   /' err
+    fi
+}
+# a pair is whole: the secret key loads and gives the public key beside it
+whole() { "$TTS" pubkey -k "$1.sec" -o "$1.chk" --force 2>/dev/null && cmp -s "$1.pub" "$1.chk"; }
+same() { cmp -s "$1" "$2"; }
+# kill CALL N CMD...: run CMD with SIGKILL injected at the N-th CALL
+kill_at() {
+    call=$1 n=$2
+    shift 2
+    strace -f -qq -o /dev/null -e trace="$call" -e inject="$call:signal=SIGKILL:when=$n" "$@" >/dev/null 2>&1
+}
+
+printf 'a message\n' >msg
+"$TTS" keygen -o a 2>err
+check $? "keygen"
+
+# --- 2. a corrupted secret key never signs -----------------------------------
+# every byte of the file, one bit flipped each (header, public-key binding,
+# S1, s1, S3, s3, the central coefficients): refused, nothing written
+python3 - "$TTS" <<'PY' >flips.log 2>&1
+import os, subprocess, sys
+tts = sys.argv[1]
+orig = open("a.sec", "rb").read()
+bad = []
+for i in range(len(orig)):
+    b = bytearray(orig); b[i] ^= 1 << (i % 8)
+    open("f.sec", "wb").write(b); os.chmod("f.sec", 0o600)
+    r = subprocess.run([tts, "sign", "-k", "f.sec", "-o", "f.sig", "msg"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if r.returncode != 2 or os.path.exists("f.sig"):
+        bad.append(i)
+        if os.path.exists("f.sig"): os.unlink("f.sig")
+print("flips", len(orig), "accepted at", bad)
+sys.exit(1 if bad else 0)
+PY
+check $? "every one-bit flip of all $(wc -c <a.sec) bytes of a TTS(20,28) secret key file: exit 2, no signature ($(cat flips.log))"
+python3 -c '
+b = bytearray(open("a.sec","rb").read()); b[40 + 5] ^= 4; open("s1.sec","wb").write(b)'
+chmod 600 s1.sec
+refuse "does not match the public key it is bound to" \
+    "the issue's case: one bit of S1 (invertible still) is named as corruption" \
+    "$TTS" sign -k s1.sec -o s1.sig msg
+[ ! -e s1.sig ]
+check $? "... and no signature file"
+# a fault while signing: tts_sign_digest made to return a wrong signature
+if [ -n "${SANITIZED:-}" ]; then
+    skip "a faulty signature is never written" "LD_PRELOAD under the sanitizers"
+elif cat >fault.c <<'C' && ${CC:-cc} -shared -fPIC -o fault.so fault.c -ldl 2>err
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
+typedef int (*fn)(const void *, uint8_t *, const uint8_t *, const uint8_t *,
+                  void *, void *);
+int tts_sign_digest(const void *p, uint8_t *sig, const uint8_t *h,
+                    const uint8_t *sk, void *rng, void *ctx)
+{
+    int rc = ((fn)dlsym(RTLD_NEXT, "tts_sign_digest"))(p, sig, h, sk, rng, ctx);
+    sig[3] ^= 0x10; /* the fault */
+    return rc;
+}
+C
+then
+    LD_PRELOAD=$dir/fault.so "$TTS" sign -k a.sec -o fault.sig msg >out 2>err
+    [ $? = 2 ] && [ ! -e fault.sig ] && grep -q 'does not verify' err
+    check $? "a faulty signature is caught before it is written (exit 2)"
+    LD_PRELOAD=$dir/fault.so "$TTS" sign --no-verify -k a.sec -o fault.sig msg 2>err &&
+        ! "$TTS" verify -p a.pub -s fault.sig msg >/dev/null 2>&1
+    check $? "... and --no-verify skips the check (the fault injection is real)"
+else
+    skip "a faulty signature is never written" "no C compiler for the fault library"
+fi
+
+# --- 3. nothing hangs --------------------------------------------------------
+mkfifo fifo
+refuse "FIFO" "-k a FIFO without a writer" "$TTS" sign -k fifo msg
+refuse "FIFO" "-s a FIFO" "$TTS" verify -p a.pub -s fifo msg
+refuse "FIFO" "-p a FIFO" "$TTS" verify -p fifo -s x msg
+refuse "FIFO" "the message a FIFO" "$TTS" sign -k a.sec -o f.sig fifo
+"$TTS" sign -k a.sec -o a.sig msg 2>err
+refuse "device" "verify ... /dev/zero (with a real signature)" \
+    "$TTS" verify -p a.pub -s a.sig /dev/zero
+timeout 20 "$TTS" verify --max-bytes 1000000 -p a.pub -s a.sig - </dev/zero >out 2>err
+[ $? = 2 ] && grep -q 'longer than --max-bytes' err
+check $? "a stream on standard input is bounded by --max-bytes"
+head -c 100 /dev/zero | "$TTS" sign --max-bytes 100 -k a.sec -o mb.sig - 2>err
+check $? "--max-bytes N accepts N bytes"
+refuse "positive" "--max-bytes 0 refused" "$TTS" sign --max-bytes 0 -k a.sec msg
+
+# --- 4. no key is ever lost -------------------------------------------------
+for call in write fsync rename link; do
+    for n in 1 2 3; do
+        rm -f k.sec k.pub
+        kill_at $call $n "$TTS" keygen -o k
+        # neither, or both whole, or (SIGKILL between the two renames) the
+        # secret key alone, whole
+        if [ ! -e k.sec ] && [ ! -e k.pub ]; then r=0
+        elif [ -e k.pub ] && [ -e k.sec ] && whole k; then r=0
+        elif [ ! -e k.pub ] && "$TTS" pubkey -k k.sec -o k.pub 2>/dev/null; then r=0
+        else r=1; fi
+        check $r "keygen killed (SIGKILL) at $call #$n: no part of a key left behind"
+    done
+done
+"$TTS" keygen -o old 2>/dev/null && cp old.sec old.sec.orig && cp old.pub old.pub.orig
+for call in write fsync link rename; do
+    for n in 1 2 3 4; do
+        kill_at $call $n "$TTS" keygen --force -o old
+        # the old pair, or the new pair, or the old secret key whole
+        if same old.sec old.sec.orig && same old.pub old.pub.orig; then r=0
+        elif whole old; then r=0
+        elif same old.sec old.sec.orig; then r=0
+        else r=1; fi
+        check $r "keygen --force killed at $call #$n: a whole secret key survives"
+        cp old.sec.orig old.sec && cp old.pub.orig old.pub
+    done
+done
+# SIGTERM while the pair is committed waits for the pair
+strace -f -qq -o /dev/null -e trace=write -e inject=write:signal=SIGTERM:when=2 \
+    "$TTS" keygen -o term >/dev/null 2>&1
+whole term
+check $? "keygen interrupted (SIGTERM) at its second write: the pair is whole"
+# --force does not follow a symbolic link
+echo precious >victim && chmod 644 victim && ln -s victim l.sec
+"$TTS" keygen --force -o l 2>err
+[ "$(cat victim)" = precious ] && [ "$(stat -c %a victim)" = 644 ] &&
+    [ ! -L l.sec ] && [ "$(stat -c %a l.sec)" = 600 ] && whole l
+check $? "keygen --force over a symlink: the link is replaced, its target untouched"
+if [ "$(id -u)" = 0 ]; then
+    mknod mydev c 1 3 && chmod 666 mydev && ln -s mydev d.sec
+    refuse "symbolic link to a device" "keygen --force over a symlink to a device: refused" \
+        "$TTS" keygen --force -o d
+    [ -c mydev ] && [ "$(stat -c %a mydev)" = 666 ] && [ -L d.sec ] && [ ! -e d.pub ]
+    check $? "... the device is not chmod-ed, the link stays, nothing is written"
+    ln -s /dev/stdout so.sig
+    refuse "standard stream" "sign --force -o a link to /dev/stdout: refused, not replaced" \
+        "$TTS" sign --force -k a.sec -o so.sig msg
+    [ -L so.sig ] && [ -L /dev/stdout ]
+    check $? "... the link stays"
+    refuse "system file" "sign --force -o /dev/stdout (stdout a file): refused, /dev untouched" \
+        "$TTS" sign --force -k a.sec -o /dev/stdout msg
+    [ -L /dev/stdout ]
+    check $? "... /dev/stdout is still a link"
+else
+    skip "symlink to a device" "mknod needs root"
+fi
+cp msg m2
+refuse "is the input" "sign --force -o m2 m2 (output = input)" \
+    "$TTS" sign -k a.sec --force -o m2 m2
+same m2 msg
+check $? "... and m2 is untouched"
+ln m2 m2link
+refuse "is the input" "... through a hard link" "$TTS" sign -k a.sec --force -o m2link m2
+cp a.sec k3.sec && cp a.sec k4.sec
+refuse "is the input" "sign -k k3.sec --force -o k3.sec" \
+    "$TTS" sign -k k3.sec --force -o k3.sec msg
+refuse "is the input" "pubkey -k k4.sec --force -o k4.sec" \
+    "$TTS" pubkey -k k4.sec --force -o k4.sec
+same k3.sec a.sec && same k4.sec a.sec
+check $? "... and both secret keys are untouched"
+
+# --- 5. messages --------------------------------------------------------------
+for f in /dev/null /dev/zero; do
+    refuse "not a regular file" "-k $f: named as a device" "$TTS" sign -k $f msg
+    ! grep -q chmod err
+    check $? "... with no chmod hint"
+done
+refuse "is a directory" "sign -o . says it is a directory" "$TTS" sign -k a.sec -o . msg
+mkdir realdir
+refuse "is a directory" "keygen -o realdir/ refused" "$TTS" keygen -o realdir/
+[ -z "$(ls -A realdir)" ]
+check $? "... and nothing is created in it"
+refuse "holds a public key" "sign -k alice.pub names the public key" "$TTS" sign -k a.pub msg
+! grep -q chmod err
+check $? "... with no chmod hint"
+cp a.sec open.sec && chmod 644 open.sec
+refuse "chmod 600 open.sec" "a secret key others may read: the chmod hint" \
+    "$TTS" sign -k open.sec msg
+"$TTS" sign -k - msg <open.sec >out 2>err
+[ $? = 2 ] && grep -q 'standard input: permissions' err && ! grep -q 'chmod 600 -' err
+check $? "-k - from a readable file: no 'chmod 600 -'"
+"$TTS" sign -k a.sec --armor -o a.asc msg 2>/dev/null
+{ head -n 3 a.asc; tail -n 1 a.asc; } >emptybody.asc
+refuse "no base64 text" "an armored file with an empty body" \
+    "$TTS" verify -p a.pub -s emptybody.asc msg
+"$TTS" verify -p a.pub -s a.sig msg >/dev/full 2>err
+[ $? = 2 ] && [ "$(wc -l <err)" = 1 ]
+check $? "one standard-output failure: one error line"
+: >existing
+timeout 10 "$TTS" sign -k a.sec -o existing - </dev/zero >out 2>err
+[ $? = 2 ] && grep -q 'already exists' err
+check $? "sign -o EXISTING refuses before reading the input (an endless stream)"
+refuse "unexpected" "tts version extra" "$TTS" version extra
+refuse "unexpected" "tts help extra" "$TTS" help extra
+
+# --- 6. the old pair survives a failed replacement ---------------------------
+"$TTS" keygen -o r 2>/dev/null && cp r.sec r.sec.orig && cp r.pub r.pub.orig
+rm r.pub && mkdir r.pub
+refuse "is a directory" "keygen --force over a directory k.pub" "$TTS" keygen --force -o r
+same r.sec r.sec.orig
+check $? "... and the old k.sec survives"
+rmdir r.pub && cp r.pub.orig r.pub
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    mkdir nb && chmod 777 nb && cp r.sec r.pub nb/ && chmod 666 nb/r.sec && chmod 444 nb/r.pub
+    chown 65534 nb/r.sec && chmod 600 nb/r.sec
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$TTS" keygen --force -o nb/r >out 2>err
+    st=$?
+    { [ $st = 0 ] && whole nb/r; } || { [ $st = 2 ] && same nb/r.sec r.sec.orig; }
+    check $? "keygen --force over a read-only k.pub (as a non-root user): new pair, or the old one"
+else
+    skip "read-only k.pub as a non-root user" "needs root and setpriv"
+fi
+if [ "$(id -u)" = 0 ]; then
+    mknod myfull c 1 7
+    refuse "is a device" "sign --force -o a device node refused" \
+        "$TTS" sign --force -k a.sec -o myfull msg
+    [ -c myfull ]
+    check $? "... and the device node is not deleted"
+else
+    skip "device node output" "mknod needs root"
+fi
+cp a.sig old.sig
+(trap '' XFSZ; ulimit -f 0; "$TTS" sign --force -k a.sec -o old.sig msg) >out 2>err
+[ $? = 2 ] && same old.sig a.sig && [ -z "$(ls -A | grep '^\.old\.sig')" ]
+check $? "a write that fails (file size limit) keeps the old signature, leaves no temporary"
+
+# --- tts-card: images, answers, the EEPROM state -----------------------------
+head -c 3000 /dev/urandom >garbage.ihx
+printf ':00000001FF\n' >eof.ihx
+printf ':0200000080FE80\n:00000001FF\n' >loop.ihx   # SJMP $: never answers
+printf ':0200000080FE81\n:00000001FF\n' >sum.ihx    # a checksum off by one
+if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1; then
+    refuse "Intel HEX" "tts-card: an image of random bytes" "$TCARD" --image garbage.ihx info
+    refuse "no data records" "tts-card: an image of only an EOF record" "$TCARD" --image eof.ihx info
+    refuse "directory" "tts-card: --image ." "$TCARD" --image . info
+    refuse "checksum" "tts-card: a record with a wrong checksum" "$TCARD" --image sum.ihx info
+    refuse "does not answer GET INFO" "tts-card: an image that never answers (10 s)" \
+        "$TCARD" --image loop.ihx info
+    refuse "FIFO" "tts-card: --eeprom a FIFO" "$TCARD" --image-dir "$CARD_DIR" --eeprom fifo info
+    refuse "not a regular file" "tts-card: --eeprom /dev/zero" "$TCARD" --image-dir "$CARD_DIR" --eeprom /dev/zero info
+    ! grep -q chmod err
+    check $? "... with no chmod hint"
+    # a simulator whose card answers with the wrong lengths
+    printf 'x' >fake.ihx && cp "$CARD_DIR/tts-20-28.ihx" fake.ihx
+    TTS_S51=$FAKE FAKE_SIGN_LEN=5 "$TCARD" --image fake.ihx sign -o short.sig >out 2>err
+    [ $? = 1 ] && [ ! -e short.sig ] && grep -q 'answered 5 bytes' err
+    check $? "tts-card: a 5-byte answer to SIGN is refused, no signature written"
+    TTS_S51=$FAKE FAKE_CYCLES_LEN=1 "$TCARD" --image fake.ihx cycles >out 2>err
+    [ $? = 1 ] && ! grep -q 16777216 out && grep -q 'answered 1 bytes' err
+    check $? "tts-card: a 1-byte GET CYCLES answer is refused"
+    if [ -f "$CARD_DIR/tts-16-22.ihx" ]; then
+        head -c 32 /dev/urandom >seed
+        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee genkey --seed seed >out 2>err
+        check $? "tts-card: genkey into an EEPROM file"
+        # one session more: the replayed key leaves its bytes in the staging
+        # area once, after which the state file is stable
+        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee info >/dev/null 2>&1
+        cp ee ee.orig
+        (trap '' XFSZ; ulimit -f 2; "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee info) >out 2>err
+        [ $? = 2 ] && same ee ee.orig
+        check $? "tts-card: a failed EEPROM save keeps the card's key"
+        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee sign >out 2>err
+        grep -q '(1 attempt' out
+        check $? "tts-card sign prints the attempts it took (not 0)"
+        refuse "one of the inputs" "tts-card: export-pk -o the EEPROM file" \
+            "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee export-pk -o ee
+        same ee ee.orig
+        check $? "... and the EEPROM file is untouched"
+        ln -s victim ee.link && cp ee ee2
+        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee2 export-pk -o ee.link >out 2>err &&
+            [ "$(cat victim)" = precious ] && [ ! -L ee.link ]
+        check $? "tts-card: export-pk -o a symlink replaces the link, not its target"
+    fi
+else
+    skip "tts-card checks" "the card build (sdcc, s51) is not configured"
+fi
+
+echo "1..$t"
+exit $fail
