@@ -184,11 +184,10 @@ int main(int argc, char **argv)
            "q1", "q3", "min", "median us");
     int rc = 0;
     if (all) {
-        static const char *const names[] = {"gfni", "avx2", "swar", "ref"};
-        for (size_t b = 0; b < sizeof names / sizeof names[0]; b++) {
-            if (tts_set_backend(names[b]) != TTS_OK) {
-                printf("# backend %s: not built or not supported by this CPU: skipped\n",
-                       names[b]);
+        for (size_t b = 0; tts_backend_at(b); b++) {
+            if (tts_set_backend(tts_backend_at(b)) != TTS_OK) {
+                printf("# backend %s: not supported by this CPU: skipped\n",
+                       tts_backend_at(b));
                 continue;
             }
             rc |= run_sets(first, argc, argv, runs, &s);

@@ -115,9 +115,17 @@ int tts_sk_check(const tts_params *p, const uint8_t *sk);
 int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk);
 
 /* Backends: "ref" always; others when built and supported by the CPU.
- * The environment variable TTS_BACKEND overrides the first automatic pick. */
+ * The environment variable TTS_BACKEND overrides the first automatic pick.
+ * tts_set_backend gives TTS_EBACKEND for a name not built or not run by
+ * this CPU. */
 const char *tts_backend(void);
 int tts_set_backend(const char *name);
+
+/* The backends compiled in, best first (the last is "ref"): index i of
+ * tts_backend_count(), NULL beyond. Loop over them and skip, visibly,
+ * those tts_set_backend refuses on this CPU. */
+size_t tts_backend_count(void);
+const char *tts_backend_at(size_t i);
 
 /* A static English description of a TTS_E* code. */
 const char *tts_strerror(int code);

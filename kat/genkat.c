@@ -116,8 +116,12 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "-p") == 0) { /* the backend in use (TTS_BACKEND) */
             printf("%s\n", tts_backend());
             return 0;
+        } else if (strcmp(argv[i], "-l") == 0) { /* the backends built in */
+            for (size_t b = 0; tts_backend_at(b); b++)
+                printf("%s\n", tts_backend_at(b));
+            return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: tts-genkat [-p] [-n COUNT] [-d DIR] [SET ...]\n");
+            fprintf(stderr, "usage: tts-genkat [-p | -l] [-n COUNT] [-d DIR] [SET ...]\n");
             return 2;
         } else {
             const tts_params *p = tts_params_get(argv[i]);

@@ -5,6 +5,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 static uint64_t xgetbv0(void)
@@ -14,7 +15,7 @@ static uint64_t xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-unsigned tts_cpu_features(void)
+static unsigned probe(void)
 {
     unsigned a, b, c, d, f = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -35,6 +36,19 @@ unsigned tts_cpu_features(void)
     if ((xcr0 & 0xE6) == 0xE6 && ((b >> 16) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1))
         f |= TTS_CPU_AVX512;
     return f;
+}
+
+/* Bit 31 marks a computed value; racing first callers compute the same. */
+static _Atomic unsigned cached;
+
+unsigned tts_cpu_features(void)
+{
+    unsigned f = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (!(f & 0x80000000u)) {
+        f = probe() | 0x80000000u;
+        atomic_store_explicit(&cached, f, memory_order_relaxed);
+    }
+    return f & ~0x80000000u;
 }
 #else
 unsigned tts_cpu_features(void) { return 0; }

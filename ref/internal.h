@@ -107,15 +107,17 @@ extern int tts_synth_no_heap;
 void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols);
 const tts_kernels *tts_kernels_get(void);
 
-/* Optional backends (opt/): each probe returns NULL when the CPU (or the
- * build) lacks the feature. */
-const tts_kernels *tts_probe_swar(void);
-const tts_kernels *tts_probe_avx2(void);
-const tts_kernels *tts_probe_gfni(void);
+/* The backends compiled in, best first (opt/dispatch.c; ref/dispatch_ref.c
+ * in a ref-only build): each probe returns NULL when the CPU (or the build)
+ * lacks the feature. */
+typedef struct {
+    const char *name;
+    const tts_kernels *(*probe)(void);
+} tts_backend_entry;
+extern const tts_backend_entry tts_backend_table[];
+extern const size_t tts_backend_table_len;
 /* The backend of that name if built and supported here, else NULL. */
 const tts_kernels *tts_kernels_find(const char *name);
-/* Names of every backend compiled in, best first, NULL-terminated. */
-extern const char *const tts_backend_names[];
 
 /* Central map and its inversion (central.c). */
 void tts_central_eval(const tts_params *p, uint8_t *y, const uint8_t *x,

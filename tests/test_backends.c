@@ -329,12 +329,12 @@ START_TEST(t_selection)
 {
     ck_assert_int_eq(tts_set_backend(NULL), TTS_EINVAL);
     ck_assert_int_eq(tts_set_backend("nonesuch"), TTS_EBACKEND);
-    for (size_t i = 0; tts_backend_names[i]; i++) {
-        const tts_kernels *k = tts_kernels_find(tts_backend_names[i]);
-        int rc = tts_set_backend(tts_backend_names[i]);
+    for (size_t i = 0; tts_backend_at(i); i++) {
+        const tts_kernels *k = tts_kernels_find(tts_backend_at(i));
+        int rc = tts_set_backend(tts_backend_at(i));
         ck_assert_int_eq(rc, k ? TTS_OK : TTS_EBACKEND);
         if (k)
-            ck_assert_str_eq(tts_backend(), tts_backend_names[i]);
+            ck_assert_str_eq(tts_backend(), tts_backend_at(i));
     }
     ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
     ck_assert_str_eq(tts_backend(), "ref");
@@ -351,11 +351,11 @@ int main(void)
     /* The automatic choice must be the best available (unless overridden). */
     const char *env = getenv("TTS_BACKEND");
     const char *first = tts_backend();
-    for (size_t i = 0; tts_backend_names[i]; i++) {
-        const tts_kernels *k = tts_kernels_find(tts_backend_names[i]);
+    for (size_t i = 0; tts_backend_at(i); i++) {
+        const tts_kernels *k = tts_kernels_find(tts_backend_at(i));
         if (!k) {
             printf("# backend %s: built, but this CPU lacks it: skipped\n",
-                   tts_backend_names[i]);
+                   tts_backend_at(i));
             continue;
         }
         if (strcmp(k->name, "ref") != 0)

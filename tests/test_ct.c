@@ -60,6 +60,11 @@ int main(int argc, char **argv)
         printf("%s\n", tts_backend());
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "backends") == 0) { /* the ones built in */
+        for (size_t b = 0; tts_backend_at(b); b++)
+            printf("%s\n", tts_backend_at(b));
+        return 0;
+    }
     printf("# backend %s\n", tts_backend());
     for (size_t i = 0; i < tts_params_count(); i++) {
         const tts_params *p = tts_params_at(i);

@@ -34,7 +34,7 @@ for f in "$srcdir"/kat/PQCsignKAT_tts-*.rsp; do
 done
 
 skipped=""
-for be in ref swar avx2 gfni; do
+for be in $("$gen" -l); do
     used=$(TTS_BACKEND=$be "$gen" -p)
     if [ "$used" != "$be" ]; then
         echo "# backend $be: not built or not supported by this CPU: skipped"

@@ -1,0 +1,89 @@
+#define _POSIX_C_SOURCE 200809L
+/* Timing of one call, statistics, progress and skip lists of the harness
+ * (bench/harness.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "harness.h"
+
+const char *const op_names[N_OPS] = {"keygen", "sign", "verify"};
+const char *const fam_names[] = {"TTS", "ECDSA", "RSA-PSS", "Ed25519", "SFLASH"};
+const uint8_t bench_msg[32] = "tts-bench: a 32-byte message...";
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, min, max and mean of v[0..n-1], from a sorted copy: the
+ * reports keep the samples in run order (first-run effects stay
+ * visible). */
+int summarize(const uint64_t *v, size_t n, stats *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!n)
+        return 0;
+    uint64_t *w = malloc(n * sizeof *w);
+    if (!w)
+        return -1;
+    memcpy(w, v, n * sizeof *w);
+    qsort(w, n, sizeof *w, cmp_u64);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += (double)w[i];
+    s->min = (double)w[0];
+    s->max = (double)w[n - 1];
+    s->med = n % 2 ? (double)w[n / 2] : ((double)w[n / 2 - 1] + (double)w[n / 2]) / 2;
+    s->mean = sum / (double)n;
+    free(w);
+    return 0;
+}
+
+void skip(skiplist *l, const char *name, const char *why)
+{
+    fprintf(stderr, "tts-bench: %s: %s: skipped\n", name, why);
+    if (l->n < COUNT(l->v))
+        snprintf(l->v[l->n++], sizeof l->v[0], "%s: %s", name, why);
+}
+
+void progress_start(progress *pr) { pr->start = pr->last = now_ns(); }
+
+void progress_show(progress *pr, const char *text)
+{
+    uint64_t t = now_ns();
+    if (t - pr->last < 1000000000u || !isatty(2))
+        return;
+    fprintf(stderr, "\rtts-bench: %s (%.0f s)  ", text, (double)(t - pr->start) / 1e9);
+    pr->last = t;
+}
+
+void progress_end(const progress *pr)
+{
+    if (pr->last != pr->start)
+        fprintf(stderr, "\n");
+}
+
+int bench_select(const scheme *sc)
+{
+    return sc->family == FAM_TTS && tts_set_backend(sc->backend) != TTS_OK ? -1 : 0;
+}
+
+/* The clock reads bracket the call alone: the backend is selected by the
+ * caller (bench_select), outside the span. */
+int timed(scheme *sc, int op, uint64_t *cyc, uint64_t *ns)
+{
+    void *junk = NULL;
+    uint64_t t0 = now_ns(), c0 = cycles();
+    int rc = sc->ad->run(sc, op, &junk);
+    uint64_t c1 = cycles(), t1 = now_ns();
+    if (junk && sc->ad->release_junk)
+        sc->ad->release_junk(junk);
+    if (cyc) {
+        *cyc = c1 - c0;
+        *ns = t1 - t0;
+    }
+    return rc;
+}
