@@ -32,6 +32,12 @@
 #define CHAL_MAX_FILE_BYTES ((size_t)1 << 20)
 #define CHAL_INDEX_NAME "index.json"
 
+/* The English reason fmt into err (if not NULL); returns CHAL_ERROR. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int chal_fail(char *err, size_t errlen, const char *fmt, ...);
+
 /* ---- the challenge table (docs/SPEC.md, section 12, table A) ---- */
 typedef struct {
     unsigned m, n, bits, prize;

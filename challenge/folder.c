@@ -16,10 +16,7 @@
 #include "challenge.h"
 #include "fileio.h"
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
+int chal_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
@@ -30,6 +27,8 @@ static int say(char *err, size_t errlen, const char *fmt, ...)
     }
     return CHAL_ERROR;
 }
+
+#define say chal_fail
 
 int chal_plain_name(const char *name)
 {

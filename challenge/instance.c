@@ -26,20 +26,7 @@ static const chal_entry table[] = {
     {32, 44, 112, 24000}, {36, 50, 128, 36000},
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err && errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return CHAL_ERROR;
-}
+#define say chal_fail
 
 const chal_entry *chal_entry_of(const tts_params *p)
 {

@@ -15,20 +15,7 @@
 #define CHALLENGE_NAME   "libtts TTS Challenge"
 #define COMMITMENT_LABEL "libtts challenge commitment"
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err && errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return CHAL_ERROR;
-}
+#define say chal_fail
 
 /* ---- writing ------------------------------------------------------------- */
 

@@ -16,20 +16,7 @@
 #include "challenge.h"
 #include "ttsfile.h"
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (err && errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return CHAL_ERROR;
-}
+#define say chal_fail
 
 /* The manifest of the instance folder d, parsed strictly, for set p. */
 static int read_manifest(const chal_dir *d, const tts_params *p,

@@ -87,10 +87,7 @@ static const tts_params *set_of(unsigned m, unsigned n)
     return NULL;
 }
 
-static const char *display(const char *path)
-{
-    return strcmp(path, "-") == 0 ? "standard input" : path;
-}
+#define display fileio_display
 
 void ttsfile_free(uint8_t *buf, size_t len)
 {
