@@ -23,7 +23,19 @@
 extern "C" {
 #endif
 
+/* The one version source: configure.ac reads it from this line. */
 #define TTS_VERSION_STRING "0.1.0"
+
+/* Exported from the shared library (built with hidden visibility, so that
+ * only what this header declares is visible); results that must not be
+ * ignored. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TTS_API __attribute__((visibility("default")))
+#define TTS_WUR __attribute__((warn_unused_result))
+#else
+#define TTS_API
+#define TTS_WUR
+#endif
 
 /* Return codes. */
 #define TTS_OK        0
@@ -48,26 +60,26 @@ typedef struct tts_params tts_params; /* opaque; lives in a static table */
 
 /* The parameter table: tts_params_at(i) for i < tts_params_count(), in the
  * order of docs/SPEC.md section 2; NULL past the end. */
-size_t tts_params_count(void);
-const tts_params *tts_params_at(size_t i);
+TTS_API size_t tts_params_count(void);
+TTS_API const tts_params *tts_params_at(size_t i);
 /* Accepts "TTS(20,28)", "tts-20-28", "20,28" (case-insensitive, spaces
  * ignored); NULL if no set has that name. */
-const tts_params *tts_params_get(const char *name);
-const char *tts_params_name(const tts_params *p); /* "TTS(20,28)" */
+TTS_API const tts_params *tts_params_get(const char *name);
+TTS_API const char *tts_params_name(const tts_params *p); /* "TTS(20,28)" */
 
-size_t tts_pk_bytes(const tts_params *p);
-size_t tts_sk_bytes(const tts_params *p);
-size_t tts_sig_bytes(const tts_params *p);
-size_t tts_digest_bytes(const tts_params *p); /* m */
+TTS_API size_t tts_pk_bytes(const tts_params *p);
+TTS_API size_t tts_sk_bytes(const tts_params *p);
+TTS_API size_t tts_sig_bytes(const tts_params *p);
+TTS_API size_t tts_digest_bytes(const tts_params *p); /* m */
 
 /* Shape of the central map: m, n, v, a, b and C (central coefficients).
  * Returns 0 for a NULL p. */
-unsigned tts_params_m(const tts_params *p);
-unsigned tts_params_n(const tts_params *p);
-unsigned tts_params_v(const tts_params *p);
-unsigned tts_params_a(const tts_params *p);
-unsigned tts_params_b(const tts_params *p);
-unsigned tts_params_coeffs(const tts_params *p);
+TTS_API unsigned tts_params_m(const tts_params *p);
+TTS_API unsigned tts_params_n(const tts_params *p);
+TTS_API unsigned tts_params_v(const tts_params *p);
+TTS_API unsigned tts_params_a(const tts_params *p);
+TTS_API unsigned tts_params_b(const tts_params *p);
+TTS_API unsigned tts_params_coeffs(const tts_params *p);
 
 /* Randomness callback: fill out[0..len-1]; return 0 on success. */
 typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
@@ -75,60 +87,64 @@ typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
 /* Key generation. tts_keypair draws the 32-byte seed from rng (NULL: the
  * system generator) with a single call, then proceeds as
  * tts_keypair_from_seed, which is deterministic. */
-int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
-int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
+TTS_API int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
+TTS_API int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
                     tts_rng_fn rng, void *ctx);
-int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
+TTS_API int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
                           const uint8_t seed[TTS_SEED_BYTES]);
 
 /* Signing: digest = first m bytes of SHA-512(msg). Each attempt draws v
  * bytes with exactly one rng call (NULL: a ChaCha20 stream keyed by one
  * 32-byte call of the system generator per signature). The secret
  * key is trusted (run tts_sk_check on keys from untrusted storage). */
-int tts_sign(const tts_params *p, uint8_t *sig,
+TTS_API int tts_sign(const tts_params *p, uint8_t *sig,
              const uint8_t *msg, size_t msglen, const uint8_t *sk);
-int tts_sign_rng(const tts_params *p, uint8_t *sig,
+TTS_API int tts_sign_rng(const tts_params *p, uint8_t *sig,
                  const uint8_t *msg, size_t msglen, const uint8_t *sk,
                  tts_rng_fn rng, void *ctx);
-int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
+TTS_API int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
                     const uint8_t *sk, tts_rng_fn rng, void *ctx);
 
 /* Verification: TTS_OK if P(sig) equals the digest, else TTS_EBADSIG. */
-int tts_verify(const tts_params *p, const uint8_t *sig,
+TTS_API TTS_WUR int tts_verify(const tts_params *p, const uint8_t *sig,
                const uint8_t *msg, size_t msglen, const uint8_t *pk);
-int tts_verify_digest(const tts_params *p, const uint8_t *sig,
+TTS_API TTS_WUR int tts_verify_digest(const tts_params *p, const uint8_t *sig,
                       const uint8_t *digest, const uint8_t *pk);
 
 /* Evaluate the public map at w (n bytes) into out (m bytes). */
-int tts_pk_eval(const tts_params *p, uint8_t *out, const uint8_t *w,
+TTS_API int tts_pk_eval(const tts_params *p, uint8_t *out, const uint8_t *w,
                 const uint8_t *pk);
 
 /* Message digest as signing uses it: first m bytes of SHA-512(msg). */
-int tts_digest(const tts_params *p, uint8_t *digest,
+TTS_API int tts_digest(const tts_params *p, uint8_t *digest,
                const uint8_t *msg, size_t msglen);
 
 /* TTS_OK if sk is well formed: S1 and S3 invertible and s1 = F(S3^-1 s3).
  * Otherwise TTS_EKEY. */
-int tts_sk_check(const tts_params *p, const uint8_t *sk);
+TTS_API TTS_WUR int tts_sk_check(const tts_params *p, const uint8_t *sk);
 
 /* Recompute the public key of a (checked) secret key. */
-int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk);
+TTS_API int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk);
 
 /* Backends: "ref" always; others when built and supported by the CPU.
  * The environment variable TTS_BACKEND overrides the first automatic pick.
  * tts_set_backend gives TTS_EBACKEND for a name not built or not run by
  * this CPU. */
-const char *tts_backend(void);
-int tts_set_backend(const char *name);
+TTS_API const char *tts_backend(void);
+TTS_API int tts_set_backend(const char *name);
 
 /* The backends compiled in, best first (the last is "ref"): index i of
  * tts_backend_count(), NULL beyond. Loop over them and skip, visibly,
  * those tts_set_backend refuses on this CPU. */
-size_t tts_backend_count(void);
-const char *tts_backend_at(size_t i);
+TTS_API size_t tts_backend_count(void);
+TTS_API const char *tts_backend_at(size_t i);
+
+/* The library's version, TTS_VERSION_STRING of the build (a program can
+ * compare it with the header it was compiled against). */
+TTS_API const char *tts_version(void);
 
 /* A static English description of a TTS_E* code. */
-const char *tts_strerror(int code);
+TTS_API const char *tts_strerror(int code);
 
 /*
  * NIST API (SUPERCOP / PQC style), one namespaced instance per set, e.g.
@@ -136,13 +152,13 @@ const char *tts_strerror(int code);
  * -1 on failure. The _rng variants of the generic form take the randomness
  * source explicitly (the KAT generator passes NIST's DRBG).
  */
-int tts_crypto_sign_keypair(const tts_params *p, unsigned char *pk,
+TTS_API int tts_crypto_sign_keypair(const tts_params *p, unsigned char *pk,
                             unsigned char *sk, tts_rng_fn rng, void *ctx);
-int tts_crypto_sign(const tts_params *p, unsigned char *sm,
+TTS_API int tts_crypto_sign(const tts_params *p, unsigned char *sm,
                     unsigned long long *smlen, const unsigned char *m,
                     unsigned long long mlen, const unsigned char *sk,
                     tts_rng_fn rng, void *ctx);
-int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
+TTS_API TTS_WUR int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
                          unsigned long long *mlen, const unsigned char *sm,
                          unsigned long long smlen, const unsigned char *pk);
 
@@ -152,14 +168,14 @@ int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
         TTS_##M##_##N##_CRYPTO_PUBLICKEYBYTES = PK,                           \
         TTS_##M##_##N##_CRYPTO_BYTES = N                                      \
     };                                                                        \
-    int tts_##M##_##N##_crypto_sign_keypair(unsigned char *pk,                \
+    TTS_API int tts_##M##_##N##_crypto_sign_keypair(unsigned char *pk,                \
                                             unsigned char *sk);               \
-    int tts_##M##_##N##_crypto_sign(unsigned char *sm,                        \
+    TTS_API int tts_##M##_##N##_crypto_sign(unsigned char *sm,                        \
                                     unsigned long long *smlen,                \
                                     const unsigned char *m,                   \
                                     unsigned long long mlen,                  \
                                     const unsigned char *sk);                 \
-    int tts_##M##_##N##_crypto_sign_open(unsigned char *m,                    \
+    TTS_API TTS_WUR int tts_##M##_##N##_crypto_sign_open(unsigned char *m,                    \
                                          unsigned long long *mlen,            \
                                          const unsigned char *sm,             \
                                          unsigned long long smlen,            \

@@ -98,6 +98,8 @@ unsigned tts_params_a(const tts_params *p) { return p ? p->a : 0; }
 unsigned tts_params_b(const tts_params *p) { return p ? p->b : 0; }
 unsigned tts_params_coeffs(const tts_params *p) { return p ? p->coeffs : 0; }
 
+const char *tts_version(void) { return TTS_VERSION_STRING; }
+
 const char *tts_strerror(int code)
 {
     switch (code) {

@@ -618,7 +618,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         st = help();
     else if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
-        st = printf("tts (libtts) %s, backend %s\n", TTS_VERSION_STRING,
+        st = printf("tts (libtts) %s, backend %s\n", tts_version(),
                     tts_backend()) < 0 ? ST_ERROR : ST_OK;
     else if (sodium_init() < 0)
         return fail("cannot initialise libsodium");
