@@ -14,26 +14,6 @@
 
 #include "fuzz.h"
 
-typedef struct {
-    uint8_t key[32];
-    uint64_t pos;
-} stream;
-
-static int stream_rng(void *ctx, uint8_t *out, size_t len)
-{
-    stream *s = ctx;
-    uint8_t nonce[12] = {0};
-    /* byte-exact continuation: generate from 0 and skip (small lengths) */
-    uint8_t *buf = malloc((size_t)s->pos + len);
-    if (!buf)
-        return -1;
-    crypto_stream_chacha20_ietf(buf, (size_t)s->pos + len, nonce, s->key);
-    memcpy(out, buf + s->pos, len);
-    free(buf);
-    s->pos += len;
-    return 0;
-}
-
 struct result {
     uint8_t pk[TTS_MAX_PK_BYTES], sk[TTS_MAX_SK_BYTES], sig[TTS_MAX_N];
     uint8_t y[TTS_MAX_M];
@@ -44,12 +24,11 @@ static void run(const tts_params *p, const uint8_t *seed, const uint8_t *rkey,
                 size_t pos, uint8_t mask, const uint8_t *msg, size_t len,
                 int keygen, struct result *r)
 {
-    stream s;
-    memcpy(s.key, rkey, 32);
-    s.pos = 0;
+    tts_stream s;
+    tts_stream_init(&s, rkey);
     if (keygen)
         FUZZ_CHECK(tts_keypair_from_seed(p, r->pk, r->sk, seed) == TTS_OK);
-    r->rc = tts_sign_rng(p, r->sig, msg, len, r->sk, stream_rng, &s);
+    r->rc = tts_sign_rng(p, r->sig, msg, len, r->sk, tts_stream_rng, &s);
     r->ok = r->rc == TTS_OK && tts_verify(p, r->sig, msg, len, r->pk) == TTS_OK;
     uint8_t bad[TTS_MAX_N];
     memcpy(bad, r->sig, tts_params_n(p));

@@ -139,6 +139,20 @@ TTS_API int tts_set_backend(const char *name);
 TTS_API size_t tts_backend_count(void);
 TTS_API const char *tts_backend_at(size_t i);
 
+/* The ChaCha20 stream of docs/SPEC.md section 4 (IETF ChaCha20, 32-byte
+ * key, zero nonce, block counter from 0, bytes consumed in order across
+ * calls): key generation's stream of its seed, and the card's randomness.
+ * tts_stream_rng is a tts_rng_fn whose ctx is a tts_stream; calls counts
+ * its calls (one per signing attempt). Wipe a keyed stream after use. */
+typedef struct {
+    uint8_t key[32], block[64];
+    uint32_t counter;
+    unsigned pos, calls;
+} tts_stream;
+TTS_API void tts_stream_init(tts_stream *s, const uint8_t key[32]);
+TTS_API int tts_stream_rng(void *ctx, uint8_t *out, size_t len);
+TTS_API void tts_stream_wipe(tts_stream *s);
+
 /* The library's version, TTS_VERSION_STRING of the build (a program can
  * compare it with the header it was compiled against). */
 TTS_API const char *tts_version(void);

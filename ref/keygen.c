@@ -7,38 +7,13 @@
 #include "gf256.h"
 #include "internal.h"
 
-/* ChaCha20 (IETF, RFC 8439) keystream, key = seed, zero nonce, block
- * counter from 0, consumed byte by byte in order. */
-typedef struct {
-    uint8_t key[32];
-    uint8_t block[64];
-    uint32_t counter;
-    unsigned pos;
-} stream;
-
-static void stream_init(stream *s, const uint8_t seed[32])
-{
-    memcpy(s->key, seed, 32);
-    s->counter = 0;
-    s->pos = 64;
-}
+/* The key-generation stream (ref/stream.c): the seed's ChaCha20 keystream,
+ * consumed byte by byte in order. */
+typedef tts_stream stream;
 
 static void stream_read(stream *s, uint8_t *out, size_t len)
 {
-    static const uint8_t zero64[64];
-    static const uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-    while (len) {
-        if (s->pos == 64) {
-            crypto_stream_chacha20_ietf_xor_ic(s->block, zero64, 64, nonce,
-                                               s->counter++, s->key);
-            s->pos = 0;
-        }
-        size_t take = 64 - s->pos < len ? 64 - s->pos : len;
-        memcpy(out, s->block + s->pos, take);
-        s->pos += (unsigned)take;
-        out += take;
-        len -= take;
-    }
+    (void)tts_stream_rng(s, out, len); /* cannot fail on a valid stream */
 }
 
 /* inv = M^-1 (dim x dim, row-major). Returns 1 if M is invertible (inv is
@@ -271,7 +246,7 @@ int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
     uint8_t *coef = sk + sk_off_coef(p);
     stream s;
 
-    stream_init(&s, seed);
+    tts_stream_init(&s, seed);
     draw_invertible(k, &s, S3, A3, n);
     stream_read(&s, s3, n);
     draw_invertible(k, &s, S1, A1, m);
@@ -293,7 +268,7 @@ int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
     sodium_memzero(A1, sizeof A1);
     sodium_memzero(A3, sizeof A3);
     sodium_memzero(c3, sizeof c3);
-    sodium_memzero(&s, sizeof s);
+    tts_stream_wipe(&s);
     return rc;
 }
 

@@ -18,35 +18,10 @@ int tts_digest(const tts_params *p, uint8_t *digest, const uint8_t *msg,
     return TTS_OK;
 }
 
-/* The default randomness of signing: ChaCha20 (IETF, zero nonce) keyed with
- * 32 bytes of one system-generator call, so that an attempt costs a few
- * hundred cycles instead of a system call. Each attempt still draws its v
- * bytes with one call of this generator. */
-typedef struct {
-    uint8_t key[32], block[64];
-    uint32_t counter;
-    unsigned pos;
-} buffered_rng;
-
-static int rng_buffered(void *ctx, uint8_t *out, size_t len)
-{
-    static const uint8_t zero64[64];
-    static const uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-    buffered_rng *r = ctx;
-    while (len) {
-        if (r->pos == 64) {
-            crypto_stream_chacha20_ietf_xor_ic(r->block, zero64, 64, nonce, r->counter++,
-                                               r->key);
-            r->pos = 0;
-        }
-        size_t take = 64 - r->pos < len ? 64 - r->pos : len;
-        memcpy(out, r->block + r->pos, take);
-        r->pos += (unsigned)take;
-        out += take;
-        len -= take;
-    }
-    return 0;
-}
+/* The default randomness of signing: the ChaCha20 stream (ref/stream.c)
+ * keyed with 32 bytes of one system-generator call, so that an attempt
+ * costs a few hundred cycles instead of a system call. Each attempt still
+ * draws its v bytes with one call of this generator. */
 
 /*
  * u = S1 h + s1 is the target of y_v .. y_{n-1}. Each attempt fixes the
@@ -59,13 +34,15 @@ int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
 {
     if (!p || !sig || !digest || !sk)
         return TTS_EINVAL;
-    buffered_rng br;
-    br.pos = 64;
-    br.counter = 0;
+    tts_stream br;
+    uint8_t key[32];
+    tts_stream_init(&br, (const uint8_t[32]){0});
     if (!rng) {
-        if (tts_rng_system(NULL, br.key, sizeof br.key) != 0)
+        if (tts_rng_system(NULL, key, sizeof key) != 0)
             return TTS_ERNG;
-        rng = rng_buffered;
+        tts_stream_init(&br, key);
+        sodium_memzero(key, sizeof key);
+        rng = tts_stream_rng;
         ctx = &br;
     }
     const tts_kernels *k = tts_kernels_get();
@@ -97,7 +74,7 @@ int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
     }
     sodium_memzero(u, sizeof u);
     sodium_memzero(x, sizeof x);
-    sodium_memzero(&br, sizeof br);
+    tts_stream_wipe(&br);
     return rc;
 }
 

@@ -72,25 +72,6 @@ static long get(const char *path, uint8_t *b, size_t n)
     return r;
 }
 
-typedef struct {
-    uint8_t key[32];
-    uint64_t pos;
-    unsigned calls;
-} crng;
-
-static int crng_fn(void *ctx, uint8_t *out, size_t len)
-{
-    crng *r = ctx;
-    static const uint8_t nonce[12];
-    for (size_t i = 0; i < len; i++, r->pos++) {
-        uint8_t blk[64] = {0};
-        crypto_stream_chacha20_ietf_xor_ic(blk, blk, 64, nonce, (uint32_t)(r->pos / 64), r->key);
-        out[i] = blk[r->pos % 64];
-    }
-    r->calls++;
-    return 0;
-}
-
 static int kat(int argc, char **argv)
 {
     if (argc != 7)
@@ -166,11 +147,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "sign") && argc == 6) {
         uint8_t dg[TTS_MAX_M], sig[TTS_MAX_N];
-        crng r = {{0}, 0, 0};
+        uint8_t key[32];
+        tts_stream r;
         if (get(argv[3], sk, skb) != (long)skb || unhex(argv[4], dg, m) != (long)m ||
-            unhex(argv[5], r.key, 32) != 32)
+            unhex(argv[5], key, 32) != 32)
             return fail("sign PARAMS SK DIGESTHEX RANDHEX");
-        if (tts_sign_digest(p, sig, dg, sk, crng_fn, &r) != TTS_OK)
+        tts_stream_init(&r, key); /* the card's randomness (ref/stream.c) */
+        if (tts_sign_digest(p, sig, dg, sk, tts_stream_rng, &r) != TTS_OK)
             return fail("signing failed");
         for (unsigned i = 0; i < n; i++)
             printf("%02X", sig[i]);

@@ -228,33 +228,9 @@ static void print_hex(FILE *f, const uint8_t *b, size_t n)
         fprintf(f, "%02X", b[i]);
 }
 
-/* ChaCha20 (IETF, zero nonce, counter 0) as the host's signing rng, v bytes
- * per call consumed in stream order: the card's randomness. */
-typedef struct {
-    uint8_t key[32];
-    uint64_t pos;
-    unsigned calls;
-} chacha_rng;
-
-static int chacha_rng_fn(void *ctx, uint8_t *out, size_t len)
-{
-    chacha_rng *r = ctx;
-    static const uint8_t nonce[12];
-    uint8_t blk[64];
-    memset(out, 0, len);
-    while (len) {
-        uint32_t ctr = (uint32_t)(r->pos / 64);
-        size_t off = (size_t)(r->pos % 64), take = 64 - off < len ? 64 - off : len;
-        memset(blk, 0, sizeof blk);
-        crypto_stream_chacha20_ietf_xor_ic(blk, blk, 64, nonce, ctr, r->key);
-        memcpy(out, blk + off, take);
-        out += take;
-        len -= take;
-        r->pos += take;
-    }
-    r->calls++;
-    return 0;
-}
+/* The card's randomness as the host reproduces it: the ChaCha20 stream of
+ * docs/SPEC.md keyed with the 32 bytes sent with SIGN (tts_stream_rng,
+ * v bytes a call, one call an attempt). */
 
 /* ---- card state as the host sees it (for --eeprom and cross-checks) ---- */
 typedef struct {
@@ -731,12 +707,12 @@ int main(int argc, char **argv)
                 write_file(c->out, r->data, r->len);
             if (hkey) {
                 uint8_t hsig[TTS_MAX_N];
-                chacha_rng rng = {{0}, 0, 0};
-                memcpy(rng.key, c->rnd, 32);
-                int rc = tts_sign_digest(p, hsig, c->digest, hsk, chacha_rng_fn, &rng);
+                tts_stream rng;
+                tts_stream_init(&rng, c->rnd);
+                int rc = tts_sign_digest(p, hsig, c->digest, hsk, tts_stream_rng, &rng);
                 int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
                 unsigned calls = rng.calls; /* before the wipe */
-                sodium_memzero(&rng, sizeof rng);
+                tts_stream_wipe(&rng);
                 int ok = tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
                 printf("sign: %s the host's signature (%u attempt%s), %s\n",
                        same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
@@ -811,13 +787,12 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     memset(digest, 0x5A, sizeof digest);
     /* randomness giving a single attempt (the usual case) */
     for (int t = 0;; t++) {
-        chacha_rng r = {{0}, 0, 0};
-        uint8_t sig[TTS_MAX_N];
-        memset(r.key, 0, 32);
-        r.key[0] = (uint8_t)t;
-        tts_sign_digest(p, sig, digest, sk, chacha_rng_fn, &r);
+        tts_stream r;
+        uint8_t sig[TTS_MAX_N], key[32] = {(uint8_t)t};
+        tts_stream_init(&r, key);
+        (void)tts_sign_digest(p, sig, digest, sk, tts_stream_rng, &r);
         if (r.calls == 1 || t == 255) {
-            memcpy(rnd, r.key, 32);
+            memcpy(rnd, key, 32);
             *attempts = r.calls;
             break;
         }

@@ -16,6 +16,8 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
+#include "tts.h"
+
 #define N  SFLASH_N
 #define NQ (N * (N + 1) / 2)
 
@@ -353,22 +355,15 @@ static int affine_invert(affine *inv, const affine *a)
     return ok ? 0 : -1;
 }
 
-/* ChaCha20 (IETF, zero nonce) keystream from the seed, byte by byte. */
-typedef struct {
-    uint8_t key[32], blk[64];
-    uint32_t ctr;
-    unsigned pos;
-} stream;
+/* The seed's ChaCha20 stream (libtts's tts_stream: IETF, zero nonce),
+ * byte by byte. */
+typedef tts_stream stream;
 
 static uint8_t stream_byte(stream *s)
 {
-    if (s->pos == 64) {
-        static const uint8_t nonce[12];
-        memset(s->blk, 0, 64);
-        crypto_stream_chacha20_ietf_xor_ic(s->blk, s->blk, 64, nonce, s->ctr++, s->key);
-        s->pos = 0;
-    }
-    return s->blk[s->pos++];
+    uint8_t b;
+    (void)tts_stream_rng(s, &b, 1);
+    return b;
 }
 
 /* Draw an affine bijection: matrix rows then the constant, one element
@@ -392,9 +387,7 @@ typedef struct {
 static void expand_seed(secret *k, const uint8_t seed[SFLASH_SEED_BYTES])
 {
     stream st;
-    memcpy(st.key, seed, 32);
-    st.ctr = 0;
-    st.pos = 64;
+    tts_stream_init(&st, seed);
     draw_affine(&k->s, &k->sinv, &st);
     draw_affine(&k->t, &k->tinv, &st);
     for (unsigned i = 0; i < 10; i++)
