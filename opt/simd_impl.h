@@ -1,19 +1,39 @@
 /*
- * 256-bit kernels shared by the avx2 and gfni backends. The including file
- * defines, before #include, the GF(256) vector arithmetic:
+ * 256-bit kernels shared by the avx2 and gfni backends: a template. The
+ * including file (opt/kernels_avx2.c, opt/kernels_gfni.c) defines, before
+ * #include, the whole of this contract; a new 256-bit ISA defines the same
+ * and includes this file, and nothing else of the kernels changes. Every
+ * hook is a static inline function (or a macro) with this meaning, where
+ * a vector is __m256i holding 32 GF(256) elements (0x11B) and products are
+ * bytewise:
+ *
  *   SIMD_NAME               backend name string ("avx2", "gfni")
  *   SIMD_FN(x)              symbol prefixing, e.g. x##_avx2
- *   sc_t, sc_make(s), sc_mul(sc, v)
- *       multiply by one scalar: s holds the scalar in every byte; sc_make
- *       prepares it (avx2: the two nibble tables s*j and s*16j, derived in
- *       registers; gfni: s itself); sc_mul(sc, v) = s * v bytewise
- *   fx_t, fx_make(fx, b), fx_mul(fx, a)
- *       multiply by a fixed vector: fx_mul(fx, a) = a[i] * b[i] bytewise
- *       (avx2: b * t^k for k < 8 and a's bits as blend masks; gfni: b)
- * Every kernel's control flow and memory addresses depend only on the
- * dimensions and public indices, never on the bytes processed (pk_eval sees
- * only public data). Loads never run past the end of a caller's buffer:
- * the last, partial 32 bytes go through a stack copy.
+ *   sc_t sc_make(vec s)     a scalar ready for products: s holds the
+ *                           scalar in every byte, possibly secret (avx2:
+ *                           the two nibble tables s*j and s*16j, derived in
+ *                           registers, no memory indexed by s; gfni: s)
+ *   sc_t sc_pub(uint8_t s)  the same for a public scalar (pk_eval's
+ *                           signature bytes, constants): avx2 may read a
+ *                           table at an address given by s
+ *   vec sc_mul(sc_t c, vec v)        s * v
+ *   sp_t sp_make(vec v)     v prepared once for products by several
+ *                           scalars (avx2: split into nibbles; gfni: v)
+ *   vec sc_mul_sp(sc_t c, sp_t v)    s * v, from the prepared v
+ *   fx_t, fx_make(fx_t *f, vec b), vec fx_mul(const fx_t *f, vec a)
+ *                           multiply by a fixed vector b, both possibly
+ *                           secret: a[i] * b[i] (avx2: b * t^k for k < 8,
+ *                           and a's bits as blend masks; gfni: b)
+ *   vec v_mul(vec a, vec b) a[i] * b[i] for a one-off product
+ *   vec v_inv(vec x)        x[i]^-1 (0 -> 0), constant time (avx2: a
+ *                           256-byte table read whole; gfni:
+ *                           vgf2p8affineinvqb)
+ *
+ * Everything else here (loads, broadcasts, wipes, the kernels themselves)
+ * is shared. Every kernel's control flow and memory addresses depend only
+ * on the dimensions and public indices, never on the bytes processed
+ * (pk_eval sees only public data). Loads never run past the end of a
+ * caller's buffer: the last, partial 32 bytes go through a stack copy.
  */
 #include <immintrin.h>
 #include <sodium.h>
