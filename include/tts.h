@@ -86,7 +86,15 @@ typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
 
 /* Key generation. tts_keypair draws the 32-byte seed from rng (NULL: the
  * system generator) with a single call, then proceeds as
- * tts_keypair_from_seed, which is deterministic. */
+ * tts_keypair_from_seed, which is deterministic.
+ *
+ * Workspace (key generation and tts_pk_from_sk): about 61 KB of stack, and
+ * one heap block of (2n + 1) n m + 128 bytes for the public-key synthesis
+ * (182 KB for TTS(36,50), 46 KB for TTS(20,28)), wiped and freed before
+ * return. If malloc fails the synthesis runs in the stack buffers alone,
+ * slower, with the same bytes (tests/test_backends checks both). A thread
+ * that generates keys needs a stack of at least 128 KB. Signing and
+ * verification use under 8 KB of stack and no heap. */
 TTS_API int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
 TTS_API int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
                     tts_rng_fn rng, void *ctx);
