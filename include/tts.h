@@ -94,7 +94,7 @@ typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
  * return. If malloc fails the synthesis runs in the stack buffers alone,
  * slower, with the same bytes (tests/test_backends checks both). A thread
  * that generates keys needs a stack of at least 128 KB. Signing and
- * verification use under 8 KB of stack and no heap. */
+ * verification allocate no heap. */
 TTS_API int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
 TTS_API int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
                     tts_rng_fn rng, void *ctx);
