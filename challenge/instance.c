@@ -21,9 +21,8 @@
 
 /* TTS Challenge table (docs/SPEC.md, section 12, table A). */
 static const chal_entry table[] = {
-    {16, 22, 56, 1000},   {20, 26, 64, 2000},   {20, 28, 72, 4000},
-    {24, 32, 80, 8000},   {24, 34, 88, 12000},  {28, 38, 96, 16000},
-    {32, 44, 112, 24000}, {36, 50, 128, 36000},
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) {M, N, BITS, PRIZE},
+#include "tts_sets.def"
 };
 
 #define say chal_fail

@@ -184,10 +184,11 @@ TTS_API TTS_WUR int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
                          unsigned long long *mlen, const unsigned char *sm,
                          unsigned long long smlen, const unsigned char *pk);
 
-#define TTS_NIST_DECLARE(M, N, SK, PK)                                        \
+#define TTS_NIST_DECLARE(M, N, V, A, B)                                       \
     enum {                                                                    \
-        TTS_##M##_##N##_CRYPTO_SECRETKEYBYTES = SK,                           \
-        TTS_##M##_##N##_CRYPTO_PUBLICKEYBYTES = PK,                           \
+        TTS_##M##_##N##_CRYPTO_SECRETKEYBYTES =                               \
+            M * (M + 1) + N * (N + 1) + (A + 2) * (V - 1) + B * (B + 1),      \
+        TTS_##M##_##N##_CRYPTO_PUBLICKEYBYTES = M * N * (N + 3) / 2,          \
         TTS_##M##_##N##_CRYPTO_BYTES = N                                      \
     };                                                                        \
     TTS_API int tts_##M##_##N##_crypto_sign_keypair(unsigned char *pk,                \
@@ -203,14 +204,8 @@ TTS_API TTS_WUR int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
                                          unsigned long long smlen,            \
                                          const unsigned char *pk);
 
-TTS_NIST_DECLARE(16, 22,  879,  4400)
-TTS_NIST_DECLARE(20, 26, 1254,  7540)
-TTS_NIST_DECLARE(20, 28, 1399,  8680)
-TTS_NIST_DECLARE(24, 32, 1864, 13440)
-TTS_NIST_DECLARE(24, 34, 2039, 15096)
-TTS_NIST_DECLARE(28, 38, 2594, 21812)
-TTS_NIST_DECLARE(32, 44, 3444, 33088)
-TTS_NIST_DECLARE(36, 50, 4414, 47700)
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) TTS_NIST_DECLARE(M, N, V, A, B)
+#include "tts_sets.def"
 
 #ifdef __cplusplus
 }

@@ -13,9 +13,8 @@
 struct set { int m, n, v, a, b; };
 
 static const struct set sets[] = {
-    {16, 22,  6,  7,  7}, {20, 26,  6, 10,  8}, {20, 28,  8,  9,  9},
-    {24, 32,  8, 12, 10}, {24, 34, 10, 11, 11}, {28, 38, 10, 14, 12},
-    {32, 44, 12, 16, 14}, {36, 50, 14, 18, 16},
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) {M, N, V, A, B},
+#include "tts_sets.def"
 };
 
 static int count;

@@ -10,14 +10,8 @@
       (A + 2) * (V - 1) + B * (B + 1), tts_terms_##M##_##N, tts_layers_##M##_##N }
 
 static const tts_params table[] = {
-    SET(16, 22,  6,  7,  7),
-    SET(20, 26,  6, 10,  8),
-    SET(20, 28,  8,  9,  9),
-    SET(24, 32,  8, 12, 10),
-    SET(24, 34, 10, 11, 11),
-    SET(28, 38, 10, 14, 12),
-    SET(32, 44, 12, 16, 14),
-    SET(36, 50, 14, 18, 16),
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) SET(M, N, V, A, B),
+#include "tts_sets.def"
 };
 
 #define NSETS (sizeof table / sizeof table[0])

@@ -191,11 +191,5 @@ int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
                                     smlen, pk);                               \
     }
 
-TTS_NIST_DEFINE(16, 22)
-TTS_NIST_DEFINE(20, 26)
-TTS_NIST_DEFINE(20, 28)
-TTS_NIST_DEFINE(24, 32)
-TTS_NIST_DEFINE(24, 34)
-TTS_NIST_DEFINE(28, 38)
-TTS_NIST_DEFINE(32, 44)
-TTS_NIST_DEFINE(36, 50)
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) TTS_NIST_DEFINE(M, N)
+#include "tts_sets.def"
