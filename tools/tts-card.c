@@ -42,7 +42,8 @@ static void usage(FILE *f)
 "  --image FILE      card image (default DIR/tts-M-N.ihx)\n"
 "  --image-dir DIR   directory of the images (default $TTS_CARD_DIR or\n"
 "                    " CARD_IMAGE_DIR ")\n"
-"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM)\n"
+"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM:\n"
+"                    the tts-M-N-128.ihx images)\n"
 "  --mhz F           crystal in MHz (default 3.57)\n"
 "  --uart            use the simulated UART (images built with CARD_UART)\n"
 "  --report          print machine cycles and ms for every subcommand\n"
@@ -465,8 +466,11 @@ int main(int argc, char **argv)
     const unsigned segk = 255 / m;
     const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
     char ibuf[4096];
-    if (!image)
+    if (!image) {
         image = image_path(dir, p, ibuf, sizeof ibuf);
+        if (!strcmp(cpu, "8051")) /* the 128-byte family */
+            snprintf(ibuf, sizeof ibuf, "%s/tts-%u-%u-128.ihx", dir, m, n);
+    }
     struct stat st;
     if (stat(image, &st) != 0)
         die_input("no card image", image);
