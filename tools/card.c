@@ -154,8 +154,11 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     close(in[0]);
     /* On the 8051 (128 B of internal RAM) the simulator's RAM above 0x7F,
      * which the part does not have, is filled with 0xA5 before the run
-     * and read back after it: ucsim does not fault on an access there. */
-    const int hi_check = strcmp(b->cpu, "8051") == 0;
+     * and read back after it: ucsim does not fault on an access there.
+     * (ucsim 0.6.4's -t 8051 drops indirect writes above 0x7F, so the
+     * check sees them only when a 128-byte image runs on -t 8032 with
+     * TTS_CARD_IRAM128 set, as the tests do.) */
+    const int hi_check = strcmp(b->cpu, "8051") == 0 || getenv("TTS_CARD_IRAM128");
     static const char script[] = "run\nquit\n";
     static const char script_hi[] = "fill iram_chip 0x80 0xff 0xa5\nrun\n"
                                     "dump iram_chip 0x80 0xff\nquit\n";
