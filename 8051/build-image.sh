@@ -75,11 +75,29 @@ cat > "$obj/probe.c" <<PROBE
 #include "card.h"
 XTOP = X_TOP
 XKEY = X_KEND - X_KS1
+XSTAGE = X_KS1 - X_WMAP
+XSIGN = 128 + SIGN_LAYER_BYTES + M
+XGEN = 128 + SK_BYTES + 2 * N * GST + 2 * M * GST + N
+XCOMMIT = 2 * N * GST + 2 * M * GST + N
+XPK = 4 * C
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
 xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
+pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
+# The memory budget (docs/CARD.md): non-volatile = the active key in its
+# internal form (xkey) + the PUT KEY staging copy and its bitmap (xstage);
+# work = what each command uses beyond them, from card.h's map: ChaCha20's
+# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars,
+# plus the linker's XSEG (globals; the arena IA in the 128-byte family);
+# the command and response buffers (2 x 255) are counted apart (io).
+xstage=$(pv XSTAGE)
+xseg_d=$((0x$(awk '/^XSEG / {print $3; exit}' "$base.map")))
+w_sign=$(( $(pv XSIGN) + xseg_d ))
+w_gen=$(( $(pv XGEN) + xseg_d ))
+w_commit=$(( $(pv XCOMMIT) + xseg_d ))
+w_pk=$(( $(pv XPK) + xseg_d ))
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
 ssta=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$base.map")))
@@ -118,6 +136,12 @@ fi
     echo "xdata $xdata"
     echo "xdata_key $xkey"
     echo "stack_start $ssta"
+    echo "xdata_stage $xstage"
+    echo "xdata_io 510"
+    echo "work_sign $w_sign"
+    echo "work_genkey $w_gen"
+    echo "work_commit $w_commit"
+    echo "work_pk $w_pk"
 } > "$base.sizes"
 if [ "$iram" -ge "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B (or not measured)" >&2
@@ -126,4 +150,6 @@ if [ "$iram" -ge "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
 fi
 printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (data+idata+peak stack)  XDATA %5d B (key %d)\n' \
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
+printf '  CARD     %-18s budget: NV key %d + PUT staging %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
+    "$(basename "$out")" "$xkey" "$xstage" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
 rm -rf "$obj"

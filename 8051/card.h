@@ -102,6 +102,12 @@ typedef uint8_t arena_t;
 #endif
 #define SST   64
 #define SUOFF (SST - 2 * LDMAX)
+/* XDATA a signing layer's system takes at X_WG (the memory budget) */
+#ifdef CARD_C_KERNELS
+#define SIGN_LAYER_BYTES ((LDMAX + 1) * GST)
+#else
+#define SIGN_LAYER_BYTES ((LDMAX + 1) * SST)
+#endif
 #if SUOFF < LDMAX
 #error "layer too large for the solver's column layout"
 #endif
