@@ -77,7 +77,7 @@ XTOP = X_TOP
 XKEY = X_KEND - X_KS1
 XSTAGE = X_KS1 - X_WMAP
 XSIGN = 128 + SIGN_LAYER_BYTES + M
-XGEN = 128 + SK_BYTES + 2 * N * GST + 2 * M * GST + N
+XGEN = 128 + 2 * N * GST + 2 * M * GST + N
 XCOMMIT = 2 * N * GST + 2 * M * GST + N
 XPK = 4 * C
 PROBE
@@ -89,7 +89,8 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
 # internal form (xkey) + the PUT KEY staging copy and its bitmap (xstage);
 # work = what each command uses beyond them, from card.h's map: ChaCha20's
-# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars,
+# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars
+# (GENERATE KEY builds the raw key in the staging area, counted there),
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
 xstage=$(pv XSTAGE)
