@@ -14,14 +14,21 @@ base=${out%.ihx}
 obj=$base.obj
 rm -rf "$obj" && mkdir -p "$obj"
 tdir=$(cd "$(dirname "$tables")" && pwd)
+# -DCARD_128: the 128-byte internal RAM family: linked for 128 B, measured on
+# ucsim's -t 8051, and the large model (C locals and parameters in XDATA:
+# internal RAM keeps the registers, the few __data variables and the stack).
+case " $* " in
+*CARD_128*) isize=128 cpu=8051 model=--model-large ;;
+*) isize=256 cpu=8032 model=--model-small ;;
+esac
 for f in main apdu io gf kernels chacha key sign pk; do
-    $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
+    $SDCC -mmcs51 $model --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
 done
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it.
 link() {
-    $SDCC -mmcs51 --iram-size 256 --xram-loc 0xFF00 --xram-size 0x00FF \
+    $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
         "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
         "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
@@ -33,7 +40,7 @@ link
 # for n <= 28 (MV_DIRECT), which needs IA + n <= 0x80; if the data segment
 # has grown past that, rebuild kernels.c with its loop (-DCARD_MV_LOOP).
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
-if [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; then
+if [ "$isize" = 256 ] && [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; then
     echo "build-image.sh: note: $out: IA at 0x$ia + $n > 0x80, the slower looped matvec (-DCARD_MV_LOOP)" >&2
     $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" -DCARD_MV_LOOP \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels.c" -o "$obj/kernels.rel" \
@@ -68,21 +75,37 @@ cat > "$obj/probe.c" <<PROBE
 #include "card.h"
 XTOP = X_TOP
 XKEY = X_KEND - X_KS1
+XSTAGE = X_KS1 - X_WMAP
+XSIGN = 128 + SIGN_LAYER_BYTES + M
+XGEN = 128 + 2 * N * GST + 2 * M * GST + N
+XCOMMIT = 2 * N * GST + 2 * M * GST + N
+XPK = 4 * C
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
 xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
+pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
+# The memory budget (docs/CARD.md): non-volatile = the active key in its
+# internal form (xkey) + the PUT KEY staging copy and its bitmap (xstage);
+# work = what each command uses beyond them, from card.h's map: ChaCha20's
+# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars
+# (GENERATE KEY builds the raw key in the staging area, counted there),
+# plus the linker's XSEG (globals; the arena IA in the 128-byte family);
+# the command and response buffers (2 x 255) are counted apart (io).
+xstage=$(pv XSTAGE)
+xseg_d=$((0x$(awk '/^XSEG / {print $3; exit}' "$base.map")))
+w_sign=$(( $(pv XSIGN) + xseg_d ))
+w_gen=$(( $(pv XGEN) + xseg_d ))
+w_commit=$(( $(pv XCOMMIT) + xseg_d ))
+w_pk=$(( $(pv XPK) + xseg_d ))
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
 ssta=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$base.map")))
-# chacha.c borrows internal RAM 0x40..0x7F while a block runs (interrupts
-# may push meanwhile): the stack must start above it.
-if [ "$ssta" -lt 128 ]; then
-    echo "build-image.sh: $out: stack at $ssta overlaps the ChaCha20 state (0x40..0x7F)" >&2
-    exit 1
-fi
 # internal RAM: highest byte the firmware touched in a run of every command
+# (the firmware fills its free RAM with 0xA5; on the 8051 the simulator
+# fills 0x80..0xFF, which a 128-byte part does not have, before the run, so
+# that a stray indirect access up there shows as well)
 iram=-1
 req=$obj/probe.req
 {
@@ -94,7 +117,12 @@ req=$obj/probe.req
     printf '\200\376\000\000\000\000'
 } > "$req"
 case " $* " in *CARD_UART*) probe=no ;; *) probe=yes ;; esac
-if [ $probe = yes ] && printf 'run\ndi 0x00 0xff\nquit\n' | timeout 300 "$S51" -t 8032 -I if=xram[0xffff],in="$req",out="$obj/probe.resp" \
+if [ $isize = 128 ]; then
+    script='fill iram_chip 0x80 0xff 0xa5\nrun\ndi 0x00 0x7f\ndump iram_chip 0x80 0xff\nquit\n'
+else
+    script='run\ndi 0x00 0xff\nquit\n'
+fi
+if [ $probe = yes ] && printf "$script" | timeout 300 "$S51" -t $cpu -I if=xram[0xffff],in="$req",out="$obj/probe.resp" \
         -b "$out" > "$obj/probe.out" 2>&1; then
     iram=$(awk -v s="$ssta" 'function hex(x,  i, v) { v = 0; x = tolower(x); sub(/^0x/, "", x)
             for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
@@ -109,12 +137,20 @@ fi
     echo "xdata $xdata"
     echo "xdata_key $xkey"
     echo "stack_start $ssta"
+    echo "xdata_stage $xstage"
+    echo "xdata_io 510"
+    echo "work_sign $w_sign"
+    echo "work_genkey $w_gen"
+    echo "work_commit $w_commit"
+    echo "work_pk $w_pk"
 } > "$base.sizes"
-if [ "$iram" -ge 256 ]; then
-    echo "build-image.sh: $(basename "$out"): the stack reached the top of internal RAM" >&2
+if [ "$iram" -ge "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
+    echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B (or not measured)" >&2
     rm -f "$out"
     exit 1
 fi
 printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (data+idata+peak stack)  XDATA %5d B (key %d)\n' \
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
+printf '  CARD     %-18s budget: NV key %d + PUT staging %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
+    "$(basename "$out")" "$xkey" "$xstage" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
 rm -rf "$obj"

@@ -26,6 +26,25 @@
 #define __reentrant
 #endif
 
+/* -DCARD_128: the 128-byte internal-RAM family (tts-M-N-128.ihx, an
+ * 8051 / 80C51 / smart-card core): the arena IA lives in XDATA and the
+ * kernels are the C twins (which address it through ARENA pointers);
+ * ChaCha20 keeps its assembly block (its state in 0x40..0x7F with the
+ * interrupts held off, see chacha.c). */
+#ifdef CARD_128
+#ifndef CARD_C_KERNELS
+#define CARD_C_KERNELS
+#define CARD_ASM_CHACHA
+#endif
+#define ARENA __xdata
+typedef uint16_t arena_t;   /* an address in the arena */
+#define IRAM_TOP 0x7F       /* last internal RAM byte */
+#else
+#define ARENA __idata
+typedef uint8_t arena_t;
+#define IRAM_TOP 0xFF
+#endif
+
 #ifndef TTS_M
 #define TTS_M 20
 #define TTS_N 28
@@ -83,6 +102,12 @@
 #endif
 #define SST   64
 #define SUOFF (SST - 2 * LDMAX)
+/* XDATA a signing layer's system takes at X_WG (the memory budget) */
+#ifdef CARD_C_KERNELS
+#define SIGN_LAYER_BYTES ((LDMAX + 1) * GST)
+#else
+#define SIGN_LAYER_BYTES ((LDMAX + 1) * SST)
+#endif
 #if SUOFF < LDMAX
 #error "layer too large for the solver's column layout"
 #endif
@@ -131,7 +156,7 @@
 #define IX_OFF 64
 #endif
 #define IA_SIZE (N + IX_OFF)
-extern __idata uint8_t IA[IA_SIZE];
+extern ARENA uint8_t IA[IA_SIZE];
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
@@ -154,7 +179,7 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 
 uint8_t gmul(uint8_t a, uint8_t b);
 /* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form with stride st */
-void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
+void matvec_lm(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
 /* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
  * rows x rows block was invertible. Constant time. */
@@ -162,8 +187,8 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
 /* Solve the layer system built by layer_build (assembly layout, SST)
  * into IX[lo .. lo + dim); 1 iff invertible. Constant time. */
 uint8_t layer_solve(uint8_t lo, uint8_t dim);
-/* internal RAM dst[0 .. n) = XDATA src[0 .. n), n > 0 */
-void xcopy_i(uint16_t src, uint8_t dst, uint8_t n);
+/* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
+void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
 /* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing) */
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols, uint8_t st);

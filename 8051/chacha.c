@@ -10,10 +10,13 @@
  * 16-word working state in the lower internal RAM at 0x40..0x7F,
  * where every byte is direct-addressable; the old contents of those 64
  * bytes are parked in the output block while it runs and put back at the
- * end, so a block changes no internal RAM (the Timer 0 interrupt, the
- * only other code that can run meanwhile, touches only t0_ovf at 0x08 and
- * the stack). The C twin (-DCARD_C_KERNELS) works on ISCR as before; both
- * give the same stream.
+ * end, so a block changes no internal RAM. Those 64 bytes may hold the
+ * stack (always so in the 128-byte images): the block holds the
+ * interrupts off (EA = 0) while the state is in place, so nothing is
+ * pushed there; a block takes about 10k machine cycles, less than one
+ * Timer 0 period, so at most one overflow is pending and the interrupt
+ * counts it when IE is restored. The C twin (-DCARD_C_KERNELS without
+ * CARD_ASM_CHACHA) works on ISCR; both give the same stream.
  */
 #include "card.h"
 
@@ -32,7 +35,7 @@ static __code const uint8_t sigma[16] = {
     'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
 };
 
-#ifdef CARD_C_KERNELS
+#if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
 void stream_init(__xdata uint8_t *key)
 {
     uint8_t i;
@@ -98,7 +101,7 @@ uint8_t stream_byte(void)
     return SBLK[st_pos++];
 }
 
-#ifdef CARD_C_KERNELS
+#if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
 #define X ((__idata uint32_t *)ISCR)
 #define rotl(v, s) (((v) << (s)) | ((v) >> (32 - (s))))
 
@@ -338,6 +341,8 @@ void chacha_block(void) __reentrant __naked
     cc_d3 = 0x7C
 
         push 0xa0                   ; P2
+        push 0xa8                   ; IE
+        clr  0xaf                   ; EA = 0: no push while the state is in place
         mov  0xa0, #(X_STR >> 8)
         ; state := input block; old RAM bytes parked in the output block
         mov  r0, #cc_a0
@@ -454,6 +459,7 @@ void chacha_block(void) __reentrant __naked
         movx a, @r1
         addc a, #0
         movx @r1, a
+        pop  0xa8                   ; IE (a pending Timer 0 overflow is taken now)
         pop  0xa0
         ret
     __endasm;

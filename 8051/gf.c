@@ -11,7 +11,7 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
 
-__idata uint8_t IA[IA_SIZE];
+ARENA uint8_t IA[IA_SIZE];
 
 uint8_t gmul(uint8_t a, uint8_t b)
 {
@@ -24,7 +24,7 @@ uint8_t gmul(uint8_t a, uint8_t b)
 
 /* Column c: DPTR-style scalar x[c] (zero page when x[c] = 0) against the
  * LM entries of column c. */
-void matvec_c(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
+void matvec_c(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
               uint8_t rows, uint8_t cols, uint8_t st)
 {
     uint8_t c, r;
@@ -32,7 +32,7 @@ void matvec_c(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
         uint8_t s = x[c];
         __code const uint8_t *base = GFT + LOGLO(s) + ((uint16_t)LOGHI(s) << 8);
         __xdata uint8_t *p = XP(K + (uint16_t)c * st);
-        __idata uint8_t *y = acc;
+        ARENA uint8_t *y = acc;
         for (r = 0; r < rows; r++) {
             *y++ ^= base[p[0]] & p[1];
             p += 2;
@@ -53,7 +53,7 @@ void matvec_c(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
 uint8_t gauss_c(uint16_t W, uint8_t rows, uint8_t cols)
 {
     uint8_t ok = 0xFF, k, i, j;
-    __idata uint8_t *t = IA;
+    ARENA uint8_t *t = IA;
     for (k = 0; k < rows; k++) {
         __xdata uint8_t *ck = XP(W + (uint16_t)k * GST);
         uint8_t piv = ck[k], lo, hi;
@@ -91,7 +91,7 @@ uint8_t gauss_c(uint16_t W, uint8_t rows, uint8_t cols)
             __xdata uint8_t *cj = XP(W + (uint16_t)j * GST);
             uint8_t e = cj[k];
             __code const uint8_t *base = GFT + LOGLO(e) + ((uint16_t)LOGHI(e) << 8);
-            __idata uint8_t *q = t;
+            ARENA uint8_t *q = t;
             for (i = 0; i < rows; i++) {
                 cj[i] ^= base[q[0]] & q[1];
                 q += 2;

@@ -28,9 +28,9 @@ void t0_isr(void) __interrupt(1) __naked
     __endasm;
 }
 
-/* First thing in main: fill the internal RAM above the stack pointer with
- * 0xA5, so that the build can read the peak stack use back from the
- * simulator (8051/build-image.sh). */
+/* First thing in main: fill the internal RAM above the stack pointer (up
+ * to IRAM_TOP) with 0xA5, so that the build can read the peak stack use
+ * back from the simulator (8051/build-image.sh). */
 static void fill_stack(void) __naked
 {
     __asm
@@ -38,7 +38,7 @@ static void fill_stack(void) __naked
     es_fill:
         inc  r0
         mov  @r0, #0xA5
-        cjne r0, #0xFF, es_fill
+        cjne r0, #IRAM_TOP, es_fill
         ret
     __endasm;
 }

@@ -54,13 +54,13 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
     uint8_t c = gauss(X_WG, dim, dim + 1);
-    xcopy_i(X_WG + (uint16_t)dim * GST, (uint8_t)(uint16_t)(IX + lo), dim);
+    xcopy_i(X_WG + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
     return c;
 }
 
-void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
+void xcopy_i(uint16_t src, arena_t dst, uint8_t n)
 {
-    __idata uint8_t *d = (__idata uint8_t *)dst;
+    ARENA uint8_t *d = (ARENA uint8_t *)dst;
     do
         *d++ = XB(src++);
     while (--n);
@@ -98,7 +98,7 @@ uint16_t sign(void)
     uint8_t i, ok;
     uint16_t attempt;
     stream_init(XP(X_CMD + M));
-    xcopy_i(X_CMD, (uint8_t)(uint16_t)IX, M);
+    xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
     matvec_sign(X_KS1, X_Ks1, X_U, M, M, STM);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         for (i = 0; i < V; i++)

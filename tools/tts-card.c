@@ -43,7 +43,8 @@ static void usage(FILE *f)
 "  --image FILE      card image (default DIR/tts-M-N.ihx)\n"
 "  --image-dir DIR   directory of the images (default $TTS_CARD_DIR or\n"
 "                    " CARD_IMAGE_DIR ")\n"
-"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM)\n"
+"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM:\n"
+"                    the tts-M-N-128.ihx images)\n"
 "  --mhz F           crystal in MHz (default 3.57)\n"
 "  --uart            use the simulated UART (images built with CARD_UART)\n"
 "  --report          print machine cycles and ms for every subcommand\n"
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 "                                the message, or of the empty message)\n"
 "  cycles                        GET CYCLES (cycles of the previous command)\n"
 "  apdu HEX                      send raw bytes, print La data SW\n"
-"  report                        the card table for all eight sets\n", f);
+"  report                        the card tables for all sets and both image families,\n"
+"                                and the memory budget of every image\n", f);
 }
 
 static void die_input(const char *msg, const char *arg)
@@ -420,6 +422,25 @@ static long image_iram(const char *image, long *code, long *xdata)
     return iram;
 }
 
+/* the value of KEY in IMAGE's .sizes file, or -1 */
+static long image_size(const char *image, const char *want)
+{
+    char path[4096], key[64];
+    size_t l = strlen(image);
+    long v, r = -1;
+    if (l > 4 && strcmp(image + l - 4, ".ihx") == 0)
+        l -= 4;
+    snprintf(path, sizeof path, "%.*s.sizes", (int)l, image);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    while (fscanf(f, "%63s %ld", key, &v) == 2)
+        if (!strcmp(key, want))
+            r = v;
+    fclose(f);
+    return r;
+}
+
 static int report_all(const char *dir, double mhz, int verbose);
 
 int main(int argc, char **argv)
@@ -468,8 +489,11 @@ int main(int argc, char **argv)
     const unsigned segk = 255 / m;
     const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
     char ibuf[4096];
-    if (!image)
+    if (!image) {
         image = image_path(dir, p, ibuf, sizeof ibuf);
+        if (!strcmp(cpu, "8051")) /* the 128-byte family */
+            snprintf(ibuf, sizeof ibuf, "%s/tts-%u-%u-128.ihx", dir, m, n);
+    }
     struct stat st;
     if (stat(image, &st) != 0)
         die_input("no card image", image);
@@ -870,6 +894,41 @@ static int report_all(const char *dir, double mhz, int verbose)
                tts_params_name(p), sm[0], cm[0], hm[0], sm[1], cm[1], hm[1], ks[0], ks[1],
                code, iram, xd);
         fflush(stdout);
+    }
+    printf("\n128-byte family (tts-M-N-128.ihx, -t 8051, GET CYCLES):\n\n");
+    printf("| set | sign 12T ms (core + ChaCha20) | keygen+pk 12T s | code B | iram B | xdata B |\n");
+    printf("|---|---|---|---|---|---|\n");
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        char ib[4096];
+        snprintf(ib, sizeof ib, "%s/tts-%u-%u-128.ihx", dir, tts_params_m(p), tts_params_n(p));
+        double sm, cm, hm, ks;
+        unsigned att;
+        long code, xd, iram = image_iram(ib, &code, &xd);
+        if (measure_set(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks)) {
+            printf("| %s | (failed) |\n", tts_params_name(p));
+            rc = 1;
+            continue;
+        }
+        printf("| %s | %.1f (%.1f + %.1f) | %.1f | %ld | %ld | %ld |\n", tts_params_name(p),
+               sm, cm, hm, ks, code, iram, xd);
+        fflush(stdout);
+    }
+    printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
+           "(internal form) + the PUT KEY staging copy and bitmap; XRAM work per command beyond\n"
+           "them (the 2 x 255 B command/response buffers apart).\n\n");
+    printf("| image | iram | NV key | NV staging | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t s = 0; s < 2 * tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s % tts_params_count());
+        char ib[4096];
+        snprintf(ib, sizeof ib, "%s/tts-%u-%u%s.ihx", dir, tts_params_m(p), tts_params_n(p),
+                 s < tts_params_count() ? "" : "-128");
+        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
+               image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
+               image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
+               image_size(ib, "work_commit"), image_size(ib, "work_pk"),
+               image_size(ib, "code"), image_size(ib, "sign_code"));
     }
     printf("\nTable D (2004, hand assembly): TTS(20,28) i8032AH 12T 3.57 MHz: sign 198 ms, code 1.5 KB,\n"
            "RAM 128 B, keygen 62 s; W77E58 4T: sign 99 ms, keygen 29 s. TTS(24,32): i8051AH 284 ms,\n"
