@@ -310,9 +310,16 @@ static void pk_eval_swar(uint8_t *out, const uint8_t *pk, const uint8_t *w,
 }
 
 static const tts_kernels tts_kernels_swar = {
-    "swar", madd_swar, matvec_swar, gauss_swar, pk_eval_swar,
-    matmul_swar, vmul_swar, tts_transpose_ref, tts_solve_layer_generic,
-    tts_invert_generic,
+    .name = "swar",
+    .madd = madd_swar,
+    .matvec = matvec_swar,
+    .gauss = gauss_swar,
+    .pk_eval = pk_eval_swar,
+    .matmul = matmul_swar,
+    .vmul = vmul_swar,
+    .transpose = tts_transpose_ref,
+    .solve_layer = tts_solve_layer_generic,
+    .invert = tts_invert_generic,
 };
 
 const tts_kernels *tts_probe_swar(void) { return &tts_kernels_swar; }

@@ -840,7 +840,14 @@ static uint8_t SIMD_FN(invert)(const tts_kernels *k, uint8_t *inv, const uint8_t
 }
 
 const tts_kernels SIMD_FN(tts_kernels) = {
-    SIMD_NAME, SIMD_FN(madd), SIMD_FN(matvec), SIMD_FN(gauss), SIMD_FN(pk_eval),
-    SIMD_FN(matmul), SIMD_FN(vmul), SIMD_FN(transpose), SIMD_FN(solve_layer),
-    SIMD_FN(invert),
+    .name = SIMD_NAME,
+    .madd = SIMD_FN(madd),
+    .matvec = SIMD_FN(matvec),
+    .gauss = SIMD_FN(gauss),
+    .pk_eval = SIMD_FN(pk_eval),
+    .matmul = SIMD_FN(matmul),
+    .vmul = SIMD_FN(vmul),
+    .transpose = SIMD_FN(transpose),
+    .solve_layer = SIMD_FN(solve_layer),
+    .invert = SIMD_FN(invert),
 };

@@ -71,7 +71,14 @@ void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned
 }
 
 const tts_kernels tts_kernels_ref = {
-    "ref", madd_ref, matvec_ref, gauss_ref, pk_eval_ref,
-    matmul_ref, vmul_ref, tts_transpose_ref, tts_solve_layer_generic,
-    tts_invert_generic,
+    .name = "ref",
+    .madd = madd_ref,
+    .matvec = matvec_ref,
+    .gauss = gauss_ref,
+    .pk_eval = pk_eval_ref,
+    .matmul = matmul_ref,
+    .vmul = vmul_ref,
+    .transpose = tts_transpose_ref,
+    .solve_layer = tts_solve_layer_generic,
+    .invert = tts_invert_generic,
 };

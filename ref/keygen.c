@@ -23,23 +23,6 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
     return k->invert(k, inv, M, dim);
 }
 
-uint8_t tts_invert_generic(const tts_kernels *k, uint8_t *inv, const uint8_t *M,
-                           unsigned dim)
-{
-    unsigned cols = 2 * dim;
-    uint8_t W[TTS_MAX_N * 2 * TTS_MAX_N];
-    for (unsigned r = 0; r < dim; r++) {
-        memcpy(W + r * cols, M + r * dim, dim);
-        memset(W + r * cols + dim, 0, dim);
-        W[r * cols + dim + r] = 1;
-    }
-    uint8_t ok = k->gauss(W, dim, cols);
-    for (unsigned r = 0; r < dim; r++)
-        memcpy(inv + r * dim, W + r * cols + dim, dim);
-    sodium_memzero(W, (size_t)dim * cols);
-    return ok;
-}
-
 /*
  * pk = coefficients of A1 (F(A3 w + c3) + s1) with s1 = F(c3); a_i is row i
  * of A3. Central row k is x_k + sum_t p_t x_u x_w, so with x = A3 w + c3:
