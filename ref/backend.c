@@ -29,6 +29,9 @@ static const struct {
 #ifdef TTS_HAVE_AVX2
     {"avx2", tts_probe_avx2},
 #endif
+#ifdef TTS_HAVE_NEON
+    {"neon", tts_probe_neon},
+#endif
     {"swar", tts_probe_swar},
     {"ref", probe_ref},
 };
@@ -41,6 +44,9 @@ const char *const tts_backend_names[] = {
 #endif
 #ifdef TTS_HAVE_AVX2
     "avx2",
+#endif
+#ifdef TTS_HAVE_NEON
+    "neon",
 #endif
     "swar", "ref", NULL,
 };

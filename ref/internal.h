@@ -112,6 +112,7 @@ const tts_kernels *tts_kernels_get(void);
 const tts_kernels *tts_probe_swar(void);
 const tts_kernels *tts_probe_avx2(void);
 const tts_kernels *tts_probe_gfni(void);
+const tts_kernels *tts_probe_neon(void);
 /* The backend of that name if built and supported here, else NULL. */
 const tts_kernels *tts_kernels_find(const char *name);
 /* Names of every backend compiled in, best first, NULL-terminated. */
