@@ -10,7 +10,7 @@
 # native build does not stop the out-of-tree configure; the build is in
 # $CROSS_DIR/build (--host=ARCH-linux-gnu, card images off). binfmt is not
 # needed: $CROSS_DIR/run holds one wrapper script per program that execs
-# qemu-ARCH -L /usr/ARCH-linux-gnu on the real binary, and the shell tests
+# qemu-ARCH on the real binary (see qprefix below), and the shell tests
 # are run with top_builddir pointing there, the Check suites through it.
 #
 # Runs: the Check suites (test_field, test_params, test_scheme,
@@ -102,13 +102,21 @@ check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_bac
 # libtool leaves a shell wrapper at PROG and the binary in .libs/ when it
 # links against the uninstalled shared libtts: run the latter, with .libs
 # on the guest's library path.
+# The guest's loader and libc: those of the multiarch libc6:$deb when it
+# is installed (it is, by the foreign -dev packages), else those of the
+# cross toolchain (-L /usr/$host). Never a mix: the cross package's ld.so
+# with the multiarch libc (which the loader finds first) is another
+# version of glibc, and the guest then dies at start ("stack smashing").
+qbin=$(command -v "$qemu") # absolute: test_bench.sh runs tts-bench with a bare PATH
+qprefix="-L /usr/$host"
+[ -e "/usr/lib/$host/libc.so.6" ] && qprefix=
 for p in tts tts-genkat tts-challenge tts-bench tts-speed gen_central $check_progs; do
     bin=$b/$p
     d=$(dirname "$p")
     [ -f "$b/$d/.libs/$(basename "$p")" ] && bin=$b/$d/.libs/$(basename "$p")
     [ -f "$bin" ] || die "$p was not built"
-    printf '#!/bin/sh\nexec %s -L /usr/%s -E LD_LIBRARY_PATH=%s %s "$@"\n' \
-        "$qemu" "$host" "$ldpath" "$bin" > "$work/run/$p"
+    printf '#!/bin/sh\nexec %s %s -E LD_LIBRARY_PATH=%s %s "$@"\n' \
+        "$qbin" "$qprefix" "$ldpath" "$bin" > "$work/run/$p"
     chmod +x "$work/run/$p"
 done
 ln -s "$b/.libs" "$work/run/.libs"
