@@ -393,7 +393,7 @@ static void free_list(scheme_list *l)
     free(l->v);
 }
 
-static const char *const backends[] = {"ref", "swar", "avx2", "gfni"};
+static const char *const backends[] = {"ref", "swar", "avx2", "gfni", "neon"};
 
 /* A scheme with one configuration (SFLASH, Ed25519); -1 only if out of
  * memory (a failed set-up is listed as skipped). */
