@@ -5,7 +5,8 @@
 # the foreign-architecture libraries (dpkg --add-architecture, apt-get);
 # otherwise they must be there already (CROSS_NO_INSTALL=1 skips the step).
 #
-# The sources are copied (git ls-files, or the tree without build products)
+# The sources are copied (the files git tracks, as they are in the work
+# tree; or, outside git, the tree without build products)
 # to $CROSS_DIR/src (default /tmp/libtts-cross-ARCH) so that an in-tree
 # native build does not stop the out-of-tree configure; the build is in
 # $CROSS_DIR/build (--host=ARCH-linux-gnu, card images off). binfmt is not
@@ -69,7 +70,10 @@ step "copy the sources to $work/src"
 rm -rf "$work/src" "$work/build" "$work/run" && mkdir -p "$work/src" "$work/build" "$work/run/tests" ||
     die "cannot create $work"
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    (cd "$src" && git ls-files -z -c -o --exclude-standard | xargs -0 tar -cf - --no-recursion) |
+    # tracked files only (as they are in the work tree): untracked build
+    # products of a native build (tts-bench, ...) in the source directory
+    # would be found through VPATH and taken as up to date
+    (cd "$src" && git ls-files -z -c | xargs -0 tar -cf - --no-recursion) |
         tar -xf - -C "$work/src" || die "copying the sources failed"
 else
     (cd "$src" && tar -cf - --exclude=./.git --exclude='*.o' --exclude='*.lo' --exclude=.libs \
