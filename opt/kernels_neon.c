@@ -14,11 +14,12 @@
  * above (from the vectors 0..15 and 0,16..240), then each 16 bytes cost
  * AND, USHR, two TBL and an EOR. TBL indexes a register, not memory.
  *
- * Constant time by construction: PMUL, PMULL, TBL, SHRN, EOR, AND run in
- * a time that does not depend on the register values on every AArch64
- * core (they are in the data-independent-timing list of Armv8.4-A DIT);
- * no load or store address and no branch depends on a secret byte: loops
- * and the stack copies of partial vectors depend on the lengths only.
+ * Constant time by construction: secret bytes meet only register
+ * operations (PMUL, PMULL, TBL on a register table, SHRN/UZP2, USHR, EOR,
+ * AND; data-processing instructions that FEAT_DIT lists as data-
+ * independent when PSTATE.DIT is set); no load or store address and no
+ * branch depends on a secret byte: loops and the stack copies of partial
+ * vectors depend on the lengths only.
  * Valgrind cannot run under qemu-user, so this is checked by reading the
  * code (docs/PERFORMANCE.md) and by the differential tests against ref.
  */
