@@ -112,6 +112,15 @@ static void vmul_neon(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t l
         vst_part(out + i, gf_mul(vld_part(a + i, len - i), vld_part(b + i, len - i)), len - i);
 }
 
+/* p[0..3] as a 32-bit lane whose bytes, in a little-endian register, are
+ * p[0..3] in memory order (this backend is built for little-endian only). */
+static inline uint32_t ld32(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
 /* XOR of the 16 bytes of v (byte order plays no part). */
 static inline uint8_t hxor(vec v)
 {
@@ -240,7 +249,80 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
     for (unsigned j = 0; j < n; j++)
         sc[j] = sc_make(w[j]);
     const uint8_t *blk = pk;
-    for (unsigned i = 0; i < n; i++) {
+    unsigned i = 0;
+    vec ot = vdupq_n_u8(0); /* m % 16 == 4: four rows' 4-byte tail sums */
+    if (NV >= 2 && m % 16 == 4) {
+        /* m = 20, 36: four rows at a time. The first NF = NV - 1 vectors of
+         * each block as below; the 4-byte tails of the four blocks (i+q, j)
+         * of one column j put into one register by four lane loads, so that
+         * one product by w_j serves four tails where a fourth-full register
+         * per block cost one product each. Block (i+q, j) lies at row(i) +
+         * (j-i) m + off[q], off[q] constant per group. Lane q of the tail
+         * sum is multiplied by w_{i+q} once per group. Nothing is read past
+         * a block. */
+        const unsigned NF = NV - 1;
+        const vec z = vdupq_n_u8(0);
+        for (; i + 3 < n; i += 4) {
+            size_t off[4], o4 = 0;
+            uint8_t wq[16];
+            for (unsigned q = 0; q < 4; q++) {
+                off[q] = o4 - (size_t)q * m;
+                o4 += (size_t)(n - i - q) * m;
+                memset(wq + 4 * q, w[i + q], 4);
+            }
+            vec a0[2] = {z, z}, a1[2] = {z, z}, a2[2] = {z, z}, a3[2] = {z, z}, T = z;
+            const size_t f1 = off[1], f2 = off[2], f3 = off[3], tb = 16 * NF;
+            const uint8_t *b = blk;
+            unsigned j = i;
+            /* the head: columns i .. i+2, where rows q > j - i have no block */
+            for (unsigned d = 0; d < 3; d++, j++, b += m) {
+                const sc_t t = sc[j];
+                uint32x4_t tl = vsetq_lane_u32(ld32(b + tb), vdupq_n_u32(0), 0);
+                for (unsigned v = 0; v < NF; v++)
+                    a0[v] = veorq_u8(a0[v], sc_mul(t, vld(b + 16 * v)));
+                if (d >= 1) {
+                    tl = vsetq_lane_u32(ld32(b + f1 + tb), tl, 1);
+                    for (unsigned v = 0; v < NF; v++)
+                        a1[v] = veorq_u8(a1[v], sc_mul(t, vld(b + f1 + 16 * v)));
+                }
+                if (d >= 2) {
+                    tl = vsetq_lane_u32(ld32(b + f2 + tb), tl, 2);
+                    for (unsigned v = 0; v < NF; v++)
+                        a2[v] = veorq_u8(a2[v], sc_mul(t, vld(b + f2 + 16 * v)));
+                }
+                T = veorq_u8(T, sc_mul(t, vreinterpretq_u8_u32(tl)));
+            }
+            for (; j < n; j++, b += m) {
+                const sc_t t = sc[j];
+                uint32x4_t tl = vsetq_lane_u32(ld32(b + tb), vdupq_n_u32(0), 0);
+                tl = vsetq_lane_u32(ld32(b + f1 + tb), tl, 1);
+                tl = vsetq_lane_u32(ld32(b + f2 + tb), tl, 2);
+                tl = vsetq_lane_u32(ld32(b + f3 + tb), tl, 3);
+                for (unsigned v = 0; v < NF; v++) {
+                    a0[v] = veorq_u8(a0[v], sc_mul(t, vld(b + 16 * v)));
+                    a1[v] = veorq_u8(a1[v], sc_mul(t, vld(b + f1 + 16 * v)));
+                    a2[v] = veorq_u8(a2[v], sc_mul(t, vld(b + f2 + 16 * v)));
+                    a3[v] = veorq_u8(a3[v], sc_mul(t, vld(b + f3 + 16 * v)));
+                }
+                T = veorq_u8(T, sc_mul(t, vreinterpretq_u8_u32(tl)));
+            }
+            blk += o4; /* row i + 4 */
+            const uint8_t *L = lin + (size_t)i * m;
+            uint32x4_t tl = vsetq_lane_u32(ld32(L + tb), vdupq_n_u32(0), 0);
+            tl = vsetq_lane_u32(ld32(L + m + tb), tl, 1);
+            tl = vsetq_lane_u32(ld32(L + 2 * m + tb), tl, 2);
+            tl = vsetq_lane_u32(ld32(L + 3 * m + tb), tl, 3);
+            T = veorq_u8(T, vreinterpretq_u8_u32(tl));
+            for (unsigned v = 0; v < NF; v++) {
+                o[v] = veorq_u8(o[v], sc_mul(sc[i], veorq_u8(a0[v], vld(L + 16 * v))));
+                o[v] = veorq_u8(o[v], sc_mul(sc[i + 1], veorq_u8(a1[v], vld(L + m + 16 * v))));
+                o[v] = veorq_u8(o[v], sc_mul(sc[i + 2], veorq_u8(a2[v], vld(L + 2 * m + 16 * v))));
+                o[v] = veorq_u8(o[v], sc_mul(sc[i + 3], veorq_u8(a3[v], vld(L + 3 * m + 16 * v))));
+            }
+            ot = veorq_u8(ot, gf_mul(T, vld(wq)));
+        }
+    }
+    for (; i < n; i++) {
         vec a[3] = {vdupq_n_u8(0), vdupq_n_u8(0), vdupq_n_u8(0)};
         for (unsigned j = i; j < n; j++, blk += m) {
             const sc_t t = sc[j];
@@ -256,9 +338,13 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
         for (unsigned q = 0; q < NV; q++)
             o[q] = veorq_u8(o[q], sc_mul(sc[i], veorq_u8(a[q], vld(L + 16 * q))));
     }
-    uint8_t res[48];
+    uint8_t res[48], tb[16];
     for (unsigned q = 0; q < NV; q++)
         vst(res + 16 * q, o[q]);
+    vst(tb, ot); /* the four lanes of the tail sums: bytes m-4 .. m-1 */
+    if (NV >= 2 && m % 16 == 4)
+        for (unsigned c = 0; c < 4; c++)
+            res[m - 4 + c] ^= (uint8_t)(tb[c] ^ tb[4 + c] ^ tb[8 + c] ^ tb[12 + c]);
     memcpy(out, res, m);
 }
 
