@@ -270,7 +270,15 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
                 o4 += (size_t)(n - i - q) * m;
                 memset(wq + 4 * q, w[i + q], 4);
             }
-            vec a0[2] = {z, z}, a1[2] = {z, z}, a2[2] = {z, z}, a3[2] = {z, z}, T = z;
+            /* row q's sums in aq0 (bytes 0..15) and aq1 (16..31, NF = 2);
+             * named registers, not arrays, so that they stay in registers */
+            vec a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z, T = z;
+#define PK_ACC(x0, x1, p)                                              \
+    do {                                                               \
+        x0 = veorq_u8(x0, sc_mul(t, vld(p)));                          \
+        if (NF > 1)                                                    \
+            x1 = veorq_u8(x1, sc_mul(t, vld((p) + 16)));               \
+    } while (0)
             const size_t f1 = off[1], f2 = off[2], f3 = off[3], tb = 16 * NF;
             const uint8_t *b = blk;
             unsigned j = i;
@@ -278,17 +286,14 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
             for (unsigned d = 0; d < 3; d++, j++, b += m) {
                 const sc_t t = sc[j];
                 uint32x4_t tl = vsetq_lane_u32(ld32(b + tb), vdupq_n_u32(0), 0);
-                for (unsigned v = 0; v < NF; v++)
-                    a0[v] = veorq_u8(a0[v], sc_mul(t, vld(b + 16 * v)));
+                PK_ACC(a00, a01, b);
                 if (d >= 1) {
                     tl = vsetq_lane_u32(ld32(b + f1 + tb), tl, 1);
-                    for (unsigned v = 0; v < NF; v++)
-                        a1[v] = veorq_u8(a1[v], sc_mul(t, vld(b + f1 + 16 * v)));
+                    PK_ACC(a10, a11, b + f1);
                 }
                 if (d >= 2) {
                     tl = vsetq_lane_u32(ld32(b + f2 + tb), tl, 2);
-                    for (unsigned v = 0; v < NF; v++)
-                        a2[v] = veorq_u8(a2[v], sc_mul(t, vld(b + f2 + 16 * v)));
+                    PK_ACC(a20, a21, b + f2);
                 }
                 T = veorq_u8(T, sc_mul(t, vreinterpretq_u8_u32(tl)));
             }
@@ -298,14 +303,13 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
                 tl = vsetq_lane_u32(ld32(b + f1 + tb), tl, 1);
                 tl = vsetq_lane_u32(ld32(b + f2 + tb), tl, 2);
                 tl = vsetq_lane_u32(ld32(b + f3 + tb), tl, 3);
-                for (unsigned v = 0; v < NF; v++) {
-                    a0[v] = veorq_u8(a0[v], sc_mul(t, vld(b + 16 * v)));
-                    a1[v] = veorq_u8(a1[v], sc_mul(t, vld(b + f1 + 16 * v)));
-                    a2[v] = veorq_u8(a2[v], sc_mul(t, vld(b + f2 + 16 * v)));
-                    a3[v] = veorq_u8(a3[v], sc_mul(t, vld(b + f3 + 16 * v)));
-                }
+                PK_ACC(a00, a01, b);
+                PK_ACC(a10, a11, b + f1);
+                PK_ACC(a20, a21, b + f2);
+                PK_ACC(a30, a31, b + f3);
                 T = veorq_u8(T, sc_mul(t, vreinterpretq_u8_u32(tl)));
             }
+#undef PK_ACC
             blk += o4; /* row i + 4 */
             const uint8_t *L = lin + (size_t)i * m;
             uint32x4_t tl = vsetq_lane_u32(ld32(L + tb), vdupq_n_u32(0), 0);
@@ -313,11 +317,15 @@ static inline __attribute__((always_inline)) void pk_eval_nv(uint8_t *out, const
             tl = vsetq_lane_u32(ld32(L + 2 * m + tb), tl, 2);
             tl = vsetq_lane_u32(ld32(L + 3 * m + tb), tl, 3);
             T = veorq_u8(T, vreinterpretq_u8_u32(tl));
-            for (unsigned v = 0; v < NF; v++) {
-                o[v] = veorq_u8(o[v], sc_mul(sc[i], veorq_u8(a0[v], vld(L + 16 * v))));
-                o[v] = veorq_u8(o[v], sc_mul(sc[i + 1], veorq_u8(a1[v], vld(L + m + 16 * v))));
-                o[v] = veorq_u8(o[v], sc_mul(sc[i + 2], veorq_u8(a2[v], vld(L + 2 * m + 16 * v))));
-                o[v] = veorq_u8(o[v], sc_mul(sc[i + 3], veorq_u8(a3[v], vld(L + 3 * m + 16 * v))));
+            o[0] = veorq_u8(o[0], veorq_u8(sc_mul(sc[i], veorq_u8(a00, vld(L))),
+                                           sc_mul(sc[i + 1], veorq_u8(a10, vld(L + m)))));
+            o[0] = veorq_u8(o[0], veorq_u8(sc_mul(sc[i + 2], veorq_u8(a20, vld(L + 2 * m))),
+                                           sc_mul(sc[i + 3], veorq_u8(a30, vld(L + 3 * m)))));
+            if (NF > 1) {
+                o[1] = veorq_u8(o[1], veorq_u8(sc_mul(sc[i], veorq_u8(a01, vld(L + 16))),
+                                               sc_mul(sc[i + 1], veorq_u8(a11, vld(L + m + 16)))));
+                o[1] = veorq_u8(o[1], veorq_u8(sc_mul(sc[i + 2], veorq_u8(a21, vld(L + 2 * m + 16))),
+                                               sc_mul(sc[i + 3], veorq_u8(a31, vld(L + 3 * m + 16)))));
             }
             ot = veorq_u8(ot, gf_mul(T, vld(wq)));
         }
