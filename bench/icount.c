@@ -12,6 +12,8 @@
 static int rng(void *ctx, uint8_t *out, size_t len) { uint64_t *s = ctx; for (size_t i = 0; i < len; i++) { *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17; out[i] = (uint8_t)*s; } return 0; }
 int main(int argc, char **argv)
 {
+    if (argc != 5 || !tts_params_get(argv[1]))
+        return 2;
     const tts_params *p = tts_params_get(argv[1]);
     const char *op = argv[2];
     int n = atoi(argv[3]);
