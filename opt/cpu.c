@@ -77,3 +77,16 @@ const tts_kernels *tts_probe_gfni(void)
     return (tts_cpu_features() & need) == need ? &tts_kernels_gfni : NULL;
 }
 #endif
+#ifdef TTS_HAVE_NEON
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1) /* <asm/hwcap.h> on aarch64 */
+#endif
+extern const tts_kernels tts_kernels_neon;
+/* Advanced SIMD is part of every AArch64 Linux system; the HWCAP bit is
+ * checked anyway, as the kernel reports it. */
+const tts_kernels *tts_probe_neon(void)
+{
+    return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? &tts_kernels_neon : NULL;
+}
+#endif

@@ -19,5 +19,6 @@ struct tts_kernels;
 const struct tts_kernels *tts_probe_swar(void);
 const struct tts_kernels *tts_probe_avx2(void);
 const struct tts_kernels *tts_probe_gfni(void);
+const struct tts_kernels *tts_probe_neon(void);
 
 #endif

@@ -17,6 +17,9 @@ const tts_backend_entry tts_backend_table[] = {
 #ifdef TTS_HAVE_AVX2
     {"avx2", tts_probe_avx2},
 #endif
+#ifdef TTS_HAVE_NEON
+    {"neon", tts_probe_neon},
+#endif
     {"swar", tts_probe_swar},
     {"ref", probe_ref},
 };

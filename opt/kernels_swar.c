@@ -23,6 +23,17 @@ static inline uint64_t ld64(const uint8_t *p)
     return v;
 }
 static inline void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+/* Bytes p[0..3] in the places of bytes 0..3 of a word (ld64 of p[0..3]
+ * followed by four zeros), whatever the byte order: every operation here
+ * acts on each byte of a word by itself, so the native order of ld64/st64
+ * never matters, but a word built from a narrower integer would put the
+ * bytes elsewhere on a big-endian CPU. */
+static inline uint64_t ld32z(const uint8_t *p)
+{
+    uint8_t b[8] = {0};
+    memcpy(b, p, 4);
+    return ld64(b);
+}
 
 /* a * t in each byte. */
 static inline uint64_t xt64(uint64_t a)
@@ -246,22 +257,16 @@ static inline __attribute__((always_inline)) void pk_eval_swar_m(uint8_t *out, c
             uint64_t *a = B + (size_t)c * W;
             for (unsigned q = 0; q < nw; q++)
                 a[q] ^= ld64(pk + 8 * q);
-            if (rem) {
-                uint32_t v32;
-                memcpy(&v32, pk + 8 * nw, 4);
-                a[nw] ^= v32;
-            }
+            if (rem)
+                a[nw] ^= ld32z(pk + 8 * nw);
         }
     }
     for (unsigned i = 0; i < n; i++, pk += m) {
         uint64_t *a = B + (size_t)w[i] * W;
         for (unsigned q = 0; q < nw; q++)
             a[q] ^= ld64(pk + 8 * q);
-        if (rem) {
-            uint32_t v32;
-            memcpy(&v32, pk + 8 * nw, 4);
-            a[nw] ^= v32;
-        }
+        if (rem)
+            a[nw] ^= ld32z(pk + 8 * nw);
     }
     uint8_t res[40];
     for (unsigned q = 0; q < W; q++) {

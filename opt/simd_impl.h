@@ -556,6 +556,89 @@ static void SIMD_FN(pk_eval)(uint8_t *out, const uint8_t *pk, const uint8_t *w,
         o0 = _mm256_xor_si256(o0, o1);
         o1 = _mm256_setzero_si256();
     }
+    vec ot = _mm256_setzero_si256(); /* m = 36: eight rows' 4-byte tail sums */
+    if (m == 36) {
+        /* Eight rows at a time. The first 32 bytes of each block take one
+         * register, as for m <= 32; the 4-byte tails of the eight blocks
+         * (i+q, j), q < 8, of one column j are gathered into one register,
+         * so that one product by x_j serves eight tails, where a second,
+         * one-eighth-full register per block cost a second product. Block
+         * (i+q, j) starts at row(i) + (j-i) m + off[q], off[q] = row(i+q)
+         * - row(i) - q m: a constant per q, so the gather's indices are
+         * fixed and its base moves by m per column. Lane q of the tail sum
+         * is multiplied by x_{i+q} once per group (one vector product).
+         * Addresses depend on the shape only; nothing is read past a block. */
+        for (; i + 7 < n; i += 8) {
+            uint32_t off[8];
+            uint8_t wq[32];
+            size_t o = 0;
+            for (unsigned q = 0; q < 8; q++) {
+                off[q] = (uint32_t)(o - (size_t)q * m);
+                o += (size_t)(n - i - q) * m;
+                memset(wq + 4 * q, w[i + q], 4);
+            }
+            const vec gidx = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)off),
+                                              _mm256_set1_epi32(32));
+            const uint8_t *const r0 = blk;
+            vec a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+            vec a4 = a0, a5 = a0, a6 = a0, a7 = a0, T = a0;
+            /* the head: columns i .. i+6, where rows q > j - i have no block */
+            for (unsigned d = 0; d < 7; d++) {
+                const sc_t t = sc[i + d];
+                const uint8_t *b = r0 + (size_t)d * m;
+                const vec lane = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)d + 1),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                T = _mm256_xor_si256(T, sc_mul(t, _mm256_mask_i32gather_epi32(
+                                                      _mm256_setzero_si256(), (const int *)b, gidx,
+                                                      lane, 1)));
+                a0 = _mm256_xor_si256(a0, sc_mul(t, vload(b)));
+                if (d >= 1) a1 = _mm256_xor_si256(a1, sc_mul(t, vload(b + off[1])));
+                if (d >= 2) a2 = _mm256_xor_si256(a2, sc_mul(t, vload(b + off[2])));
+                if (d >= 3) a3 = _mm256_xor_si256(a3, sc_mul(t, vload(b + off[3])));
+                if (d >= 4) a4 = _mm256_xor_si256(a4, sc_mul(t, vload(b + off[4])));
+                if (d >= 5) a5 = _mm256_xor_si256(a5, sc_mul(t, vload(b + off[5])));
+                if (d >= 6) a6 = _mm256_xor_si256(a6, sc_mul(t, vload(b + off[6])));
+            }
+            const size_t f1 = off[1], f2 = off[2], f3 = off[3], f4 = off[4];
+            const size_t f5 = off[5], f6 = off[6], f7 = off[7];
+            const uint8_t *b = r0 + (size_t)7 * m;
+            for (unsigned j = i + 7; j < n; j++, b += m) {
+                const sc_t t = sc[j];
+                T = _mm256_xor_si256(T, sc_mul(t, _mm256_i32gather_epi32((const int *)b, gidx, 1)));
+                a0 = _mm256_xor_si256(a0, sc_mul(t, vload(b)));
+                a1 = _mm256_xor_si256(a1, sc_mul(t, vload(b + f1)));
+                a2 = _mm256_xor_si256(a2, sc_mul(t, vload(b + f2)));
+                a3 = _mm256_xor_si256(a3, sc_mul(t, vload(b + f3)));
+                a4 = _mm256_xor_si256(a4, sc_mul(t, vload(b + f4)));
+                a5 = _mm256_xor_si256(a5, sc_mul(t, vload(b + f5)));
+                a6 = _mm256_xor_si256(a6, sc_mul(t, vload(b + f6)));
+                a7 = _mm256_xor_si256(a7, sc_mul(t, vload(b + f7)));
+            }
+            blk = r0 + o; /* row i + 8 */
+            const uint8_t *L = lin + (size_t)i * m;
+            T = _mm256_xor_si256(T, _mm256_i32gather_epi32((const int *)(L + 32),
+                                                           _mm256_setr_epi32(0, 36, 72, 108, 144,
+                                                                             180, 216, 252),
+                                                           1));
+            o0 = _mm256_xor_si256(o0, _mm256_xor_si256(sc_mul(sc[i], _mm256_xor_si256(a0, vload(L))),
+                                                       sc_mul(sc[i + 1], _mm256_xor_si256(a1, vload(L + m)))));
+            o1 = _mm256_xor_si256(o1, _mm256_xor_si256(sc_mul(sc[i + 2], _mm256_xor_si256(a2, vload(L + 2 * m))),
+                                                       sc_mul(sc[i + 3], _mm256_xor_si256(a3, vload(L + 3 * m)))));
+            o0 = _mm256_xor_si256(o0, _mm256_xor_si256(sc_mul(sc[i + 4], _mm256_xor_si256(a4, vload(L + 4 * m))),
+                                                       sc_mul(sc[i + 5], _mm256_xor_si256(a5, vload(L + 5 * m)))));
+            o1 = _mm256_xor_si256(o1, _mm256_xor_si256(sc_mul(sc[i + 6], _mm256_xor_si256(a6, vload(L + 6 * m))),
+                                                       sc_mul(sc[i + 7], _mm256_xor_si256(a7, vload(L + 7 * m)))));
+            ot = _mm256_xor_si256(ot, v_mul(T, vload(wq)));
+        }
+        /* o0 holds bytes 0..31 of the result; o1 (here) too: fold; the
+         * eight 4-byte lanes of ot are bytes 32..35 */
+        o0 = _mm256_xor_si256(o0, o1);
+        __m128i x = _mm_xor_si128(_mm256_castsi256_si128(ot), _mm256_extracti128_si256(ot, 1));
+        x = _mm_xor_si128(x, _mm_srli_si128(x, 8));
+        x = _mm_xor_si128(x, _mm_srli_si128(x, 4));
+        x = _mm_and_si128(x, _mm_setr_epi32(-1, 0, 0, 0));
+        o1 = _mm256_inserti128_si256(_mm256_setzero_si256(), x, 0);
+    }
     if (nv == 2) {
         /* Two rows at a time (two vectors each), sharing x_j's tables. */
         for (; i + 1 < n; i += 2) {

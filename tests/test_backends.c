@@ -226,6 +226,24 @@ START_TEST(t_pk_eval)
         }
         free(pk);
     }
+    /* Other shapes than the sets' (every m the interface allows, n around
+     * the groups of 4 and 8 rows the vector kernels take at a time); the
+     * key in a buffer of exactly its size, so that the sanitizer build
+     * catches a read past it. */
+    static const unsigned ns[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 33, 49, 50};
+    for (unsigned m = 16; m <= 36; m += 4)
+        for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+            const unsigned n = ns[t];
+            const size_t len = (size_t)m * n * (n + 3) / 2;
+            uint8_t *pk = malloc(len), w[TTS_MAX_N], o1[TTS_MAX_M], o2[TTS_MAX_M];
+            ck_assert_ptr_nonnull(pk);
+            rnd(pk, len);
+            rnd_edgy(w, n);
+            R()->pk_eval(o1, pk, w, m, n);
+            k->pk_eval(o2, pk, w, m, n);
+            ck_assert_msg(memcmp(o1, o2, m) == 0, "%s pk_eval m=%u n=%u", k->name, m, n);
+            free(pk);
+        }
 }
 END_TEST
 
