@@ -8,6 +8,7 @@
  * Out: the status word; apdu_la bytes of response data at X_RESP.
  */
 #include "card.h"
+#include "protocol.h"
 
 #define ACTIVE (XB(X_MISC) == 0xA5)
 
@@ -46,62 +47,62 @@ uint16_t apdu_run(void)
 
     off = ((uint16_t)apdu_p1 << 8) | apdu_p2;
     apdu_la = 0;
-    sw = 0x9000;
-    if (apdu_cla != 0x80) {
-        sw = 0x6E00;
-    } else if (ins == 0x10) {                      /* GET INFO */
-        if (off) sw = 0x6A86;
-        else if (lc) sw = 0x6700;
+    sw = CARD_SW_OK;
+    if (apdu_cla != CARD_CLA) {
+        sw = CARD_SW_CLA;
+    } else if (ins == CARD_GET_INFO) {                      /* GET INFO */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc) sw = CARD_SW_LENGTH;
         else {
             resp[0] = M; resp[1] = N; resp[2] = V; resp[3] = A;
             resp[4] = B; resp[5] = 1; resp[6] = SEG_K;
             apdu_la = 7;
         }
-    } else if (ins == 0x12 || ins == 0x14) {       /* GET CYCLES, PROFILE */
-        if (off) sw = 0x6A86;
-        else if (lc) sw = 0x6700;
+    } else if (ins == CARD_GET_CYCLES || ins == CARD_GET_PROFILE) {       /* GET CYCLES, PROFILE */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc) sw = CARD_SW_LENGTH;
         else {
             put32(resp, last_cycles);
             apdu_la = 4;
-            if (ins == 0x14) {
+            if (ins == CARD_GET_PROFILE) {
                 put32(resp + 4, last_chacha);
                 apdu_la = 8;
             }
         }
-    } else if (ins == 0x20) {                      /* GENERATE KEY */
-        if (off) sw = 0x6A86;
-        else if (lc != 32) sw = 0x6700;
+    } else if (ins == CARD_GENERATE_KEY) {                      /* GENERATE KEY */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc != 32) sw = CARD_SW_LENGTH;
         else key_generate();
-    } else if (ins == 0x22) {                      /* PUT KEY */
-        if (off >= SK_BYTES || (uint16_t)lc > SK_BYTES - off) sw = 0x6A86;
-        else if (!lc) sw = 0x6700;
+    } else if (ins == CARD_PUT_KEY) {                      /* PUT KEY */
+        if (off >= SK_BYTES || (uint16_t)lc > SK_BYTES - off) sw = CARD_SW_P1P2;
+        else if (!lc) sw = CARD_SW_LENGTH;
         else {
             for (i = 0; i < lc; i++, off++) {
                 XB(X_STAGE + off) = cmd[i];
                 XB(X_WMAP + (off >> 3)) |= (uint8_t)(1 << (off & 7));
             }
         }
-    } else if (ins == 0x24) {                      /* COMMIT KEY */
-        if (off) sw = 0x6A86;
-        else if (lc) sw = 0x6700;
-        else if (!wmap_full()) sw = 0x6985;
-        else if (key_commit()) sw = 0x6A80;
-    } else if (ins == 0x30) {                      /* GET PK SEGMENT */
-        if (off >= NSEG) sw = 0x6A86;
-        else if (lc) sw = 0x6700;
-        else if (!ACTIVE) sw = 0x6985;
+    } else if (ins == CARD_COMMIT_KEY) {                      /* COMMIT KEY */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc) sw = CARD_SW_LENGTH;
+        else if (!wmap_full()) sw = CARD_SW_STATE;
+        else if (key_commit()) sw = CARD_SW_DATA;
+    } else if (ins == CARD_GET_PK_SEGMENT) {                      /* GET PK SEGMENT */
+        if (off >= NSEG) sw = CARD_SW_P1P2;
+        else if (lc) sw = CARD_SW_LENGTH;
+        else if (!ACTIVE) sw = CARD_SW_STATE;
         else apdu_la = pk_segment(off);
-    } else if (ins == 0x40) {                      /* SIGN */
-        if (off) sw = 0x6A86;
-        else if (lc != M + 32) sw = 0x6700;
-        else if (!ACTIVE) sw = 0x6985;
-        else if (sign()) sw = 0x6A80;
+    } else if (ins == CARD_SIGN) {                      /* SIGN */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc != M + 32) sw = CARD_SW_LENGTH;
+        else if (!ACTIVE) sw = CARD_SW_STATE;
+        else if (sign()) sw = CARD_SW_DATA;
         else apdu_la = N;
-    } else if (ins == 0xFE) {                      /* HALT */
-        if (off) sw = 0x6A86;
-        else if (lc) sw = 0x6700;
+    } else if (ins == CARD_HALT) {                      /* HALT */
+        if (off) sw = CARD_SW_P1P2;
+        else if (lc) sw = CARD_SW_LENGTH;
     } else {
-        sw = 0x6D00;
+        sw = CARD_SW_INS;
     }
     return sw;
 #undef lc

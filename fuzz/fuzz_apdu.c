@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../8051/card.h" /* the firmware's, not tools/card.h */
+#include "../8051/card.h"
+#include "../8051/protocol.h"
 
 uint8_t card_xram[65536];
 __idata uint8_t IA[IA_SIZE];
@@ -26,17 +27,18 @@ uint16_t key_commit(void)
 {
     calls++;
     if (XB(X_STAGE) & 1)
-        return 0x6A80;
+        return CARD_SW_DATA;
     XB(X_MISC) = 0xA5;
     return 0;
 }
 uint8_t pk_segment(uint16_t seg) { calls++; return seg + 1 == NSEG ? (PK_MONO - seg * SEG_K) * M : SEG_K * M; }
-uint16_t sign(void) { calls++; return XB(X_CMD) == 0xFF ? 0x6A80 : 0; }
+uint16_t sign(void) { calls++; return XB(X_CMD) == 0xFF ? CARD_SW_DATA : 0; }
 
 static int known_sw(uint16_t sw)
 {
-    return sw == 0x9000 || sw == 0x6E00 || sw == 0x6D00 || sw == 0x6A86 ||
-           sw == 0x6700 || sw == 0x6985 || sw == 0x6A80;
+    return sw == CARD_SW_OK || sw == CARD_SW_CLA || sw == CARD_SW_INS ||
+           sw == CARD_SW_P1P2 || sw == CARD_SW_LENGTH || sw == CARD_SW_STATE ||
+           sw == CARD_SW_DATA;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -54,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         calls = 0;
         uint16_t sw = apdu_run();
         FUZZ_CHECK(known_sw(sw));
-        FUZZ_CHECK((sw == 0x6E00) == (data[0] != 0x80));
+        FUZZ_CHECK((sw == CARD_SW_CLA) == (data[0] != CARD_CLA));
         if (sw != 0x9000 && !(data[1] == 0x24 && sw == 0x6A80) &&
             !(data[1] == 0x40 && sw == 0x6A80)) {
             FUZZ_CHECK(memcmp(snap, card_xram, sizeof snap) == 0);

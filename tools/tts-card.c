@@ -22,7 +22,7 @@
 #include <sodium.h>
 #include <tts.h>
 
-#include "card.h"
+#include "cardsim.h"
 #include "fileio.h"
 #include "ttsfile.h"
 
@@ -213,7 +213,7 @@ static void check_image(const char *image, const char *cpu, double mhz, int uart
     pb.uart = uart;
     pb.timeout = 10;
     card_add(&pb, CARD_GET_INFO, 0, 0, NULL, 0);
-    int ok = card_run(&pb) == 0 && pb.nresp >= 1 && pb.resp[0].sw == 0x9000 &&
+    int ok = card_run(&pb) == 0 && pb.nresp >= 1 && pb.resp[0].sw == CARD_SW_OK &&
              pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
              pb.resp[0].data[1] == tts_params_n(p);
     card_free(&pb);
@@ -268,7 +268,7 @@ static void state_free(card_state *s)
 /* Update from one command and its answer (the card's rules of 7.2). */
 static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
 {
-    if (!r || (r->sw != 0x9000 && !(a->ins == CARD_COMMIT_KEY && r->sw == 0x6A80)))
+    if (!r || (r->sw != CARD_SW_OK && !(a->ins == CARD_COMMIT_KEY && r->sw == CARD_SW_DATA)))
         return;
     const uint8_t *data = a->raw_len >= 0 ? a->raw + 5 : a->data;
     uint8_t lc = a->raw_len >= 0 ? (a->raw_len > 4 ? a->raw[4] : 0) : a->lc;
@@ -290,7 +290,7 @@ static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
             s->written[off + i] = 1;
         }
     } else if (a->ins == CARD_COMMIT_KEY) {
-        if (r->sw == 0x9000) {
+        if (r->sw == CARD_SW_OK) {
             memcpy(s->sk, s->stage, s->skb);
             s->active = 1;
         }
@@ -620,7 +620,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
         state_track(&cs, &b.cmd[k], &b.resp[k]);
     for (size_t k = 0; k < replayed; k++)
-        if (b.resp[k].sw != 0x9000) {
+        if (b.resp[k].sw != CARD_SW_OK) {
             fprintf(stderr, "tts-card: restoring %s failed (SW %04X)\n", eeprom, b.resp[k].sw);
             status = 1;
         }
@@ -648,7 +648,7 @@ int main(int argc, char **argv)
         card_resp *r = &b.resp[c->first];
         int bad = 0;
         for (size_t k = c->first; k < c->first + c->count; k++)
-            if (b.resp[k].sw != 0x9000 && c->kind != SC_APDU) {
+            if (b.resp[k].sw != CARD_SW_OK && c->kind != SC_APDU) {
                 if (!bad)
                     fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", c->name,
                             b.resp[k].sw, card_sw_name(b.resp[k].sw));
@@ -657,7 +657,7 @@ int main(int argc, char **argv)
         /* an answer of the wrong length is refused, whatever its status */
         for (size_t k = c->first; !bad && k <= c->first + c->count; k++) {
             size_t kk = k < c->first + c->count ? k : c->prof;
-            if (kk == (size_t)-1 || b.cmd[kk].raw_len >= 0 || b.resp[kk].sw != 0x9000)
+            if (kk == (size_t)-1 || b.cmd[kk].raw_len >= 0 || b.resp[kk].sw != CARD_SW_OK)
                 continue;
             int want = card_answer_len(&b.cmd[kk], m, n);
             if (want >= 0 && b.resp[kk].len != want) {
@@ -752,7 +752,7 @@ int main(int argc, char **argv)
             printf("apdu: %02X ", r->len);
             print_hex(stdout, r->data, r->len);
             printf("%s%04X\n", r->len ? " " : "", r->sw);
-            if (r->sw != 0x9000)
+            if (r->sw != CARD_SW_OK)
                 status = 1;
         }
         if (c->prof != (size_t)-1 && !bad) {
@@ -840,7 +840,7 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
         rc = -1;
     } else {
         for (size_t k = 0; k < b.nresp; k++)
-            if (b.resp[k].sw != 0x9000)
+            if (b.resp[k].sw != CARD_SW_OK)
                 rc = -1;
         uint32_t cy = be32(b.resp[isign + 1].data), ch = be32(b.resp[isign + 1].data + 4);
         unsigned long long kg = 0;

@@ -1,6 +1,6 @@
-/* card: batches of APDUs run through s51 (see card.h). */
+/* cardsim: batches of APDUs run through s51 (see cardsim.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "card.h"
+#include "cardsim.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,13 +81,13 @@ int card_clocks_per_cycle(const char *cpu)
 const char *card_sw_name(uint16_t sw)
 {
     switch (sw) {
-    case 0x9000: return "success";
-    case 0x6700: return "wrong length (Lc)";
-    case 0x6A86: return "bad P1/P2";
-    case 0x6985: return "conditions not satisfied";
-    case 0x6A80: return "bad data";
-    case 0x6D00: return "unknown INS";
-    case 0x6E00: return "unknown CLA";
+    case CARD_SW_OK: return "success";
+    case CARD_SW_LENGTH: return "wrong length (Lc)";
+    case CARD_SW_P1P2: return "bad P1/P2";
+    case CARD_SW_STATE: return "conditions not satisfied";
+    case CARD_SW_DATA: return "bad data";
+    case CARD_SW_INS: return "unknown INS";
+    case CARD_SW_CLA: return "unknown CLA";
     case 0: return "no response";
     default: return "unknown status";
     }

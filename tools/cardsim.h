@@ -1,5 +1,5 @@
 /*
- * card: talk to a libtts 8051 card image in the ucsim simulator (s51).
+ * cardsim: talk to a libtts 8051 card image in the ucsim simulator (s51).
  *
  * A session is a batch: the commands are written to one request file
  * (ending with HALT), s51 runs the image once over it, and the responses
@@ -7,18 +7,13 @@
  * transport is the simulator interface at XDATA 0xFFFF, or the simulated
  * UART for images built with CARD_UART.
  */
-#ifndef TTS_CARD_H
-#define TTS_CARD_H
+#ifndef TTS_CARDSIM_H
+#define TTS_CARDSIM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define CARD_CLA 0x80
-enum {
-    CARD_GET_INFO = 0x10, CARD_GET_CYCLES = 0x12, CARD_GET_PROFILE = 0x14,
-    CARD_GENERATE_KEY = 0x20, CARD_PUT_KEY = 0x22, CARD_COMMIT_KEY = 0x24,
-    CARD_GET_PK_SEGMENT = 0x30, CARD_SIGN = 0x40, CARD_HALT = 0xFE
-};
+#include "protocol.h" /* 8051/protocol.h: CLA, INS, status words */
 
 typedef struct {
     uint8_t cla, ins, p1, p2, lc;

@@ -1,0 +1,30 @@
+/*
+ * The card protocol (docs/SPEC.md section 7.2, docs/CARD.md): class,
+ * instructions and status words, shared by the firmware (8051/apdu.c), the
+ * host driver (tools/cardsim.c, tools/tts-card.c) and the APDU fuzzer. Plain
+ * #defines, so that SDCC and the host compilers read the same file.
+ */
+#ifndef TTS_CARD_PROTOCOL_H
+#define TTS_CARD_PROTOCOL_H
+
+#define CARD_CLA            0x80
+
+#define CARD_GET_INFO       0x10 /* 7 bytes: m n v a b format segment-size */
+#define CARD_GET_CYCLES     0x12 /* 4 bytes: cycles of the previous command */
+#define CARD_GET_PROFILE    0x14 /* 8 bytes: cycles, then those in ChaCha20 */
+#define CARD_GENERATE_KEY   0x20 /* data: the 32-byte seed */
+#define CARD_PUT_KEY        0x22 /* P1P2: offset; data: secret-key bytes */
+#define CARD_COMMIT_KEY     0x24
+#define CARD_GET_PK_SEGMENT 0x30 /* P1P2: segment index */
+#define CARD_SIGN           0x40 /* data: the m-byte digest, 32 random bytes */
+#define CARD_HALT           0xFE
+
+#define CARD_SW_OK          0x9000
+#define CARD_SW_LENGTH      0x6700 /* wrong Lc */
+#define CARD_SW_P1P2        0x6A86 /* bad P1/P2 */
+#define CARD_SW_STATE       0x6985 /* conditions not satisfied */
+#define CARD_SW_DATA        0x6A80 /* bad data */
+#define CARD_SW_INS         0x6D00 /* unknown INS */
+#define CARD_SW_CLA         0x6E00 /* unknown CLA */
+
+#endif
