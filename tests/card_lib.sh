@@ -18,7 +18,21 @@ fail=0
 t=0
 say() { t=$((t + 1)); if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fail=1; fi; }
 hex() { od -An -v -tx1 | tr -d ' \n'; }
-rnd() { head -c "$1" /dev/urandom | hex; }
+# Test inputs from a seed (TTS_TEST_SEED, else a fresh one), printed in the
+# log so that a failure can be replayed: rnd N gives N bytes of hex, the
+# SHA-512 of "seed counter" in turn (the counter lives in a file, as rnd
+# runs in subshells).
+: "${TTS_TEST_SEED:=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')}"
+echo "# inputs from TTS_TEST_SEED=$TTS_TEST_SEED"
+echo 0 > "$W/rnd.ctr"
+rnd() {
+    n=$1 out=""
+    while [ ${#out} -lt $((2 * n)) ]; do
+        c=$(cat "$W/rnd.ctr"); echo $((c + 1)) > "$W/rnd.ctr"
+        out="$out$(printf '%s %s' "$TTS_TEST_SEED" "$c" | sha512sum | cut -c1-128)"
+    done
+    printf '%s' "$out" | cut -c1-$((2 * n))
+}
 # sign_checks LOG N: N "equals ... verifies" lines and no mismatch
 sign_checks() {
     [ "$(grep -c 'sign: equals the host.s signature .*, verifies' "$1")" -eq "$2" ] &&
