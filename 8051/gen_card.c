@@ -31,9 +31,8 @@ struct set {
 
 #define S(M, N, V, A, B) {M, N, V, A, B, tts_terms_##M##_##N, tts_layers_##M##_##N}
 static const struct set sets[] = {
-    S(16, 22, 6, 7, 7),    S(20, 26, 6, 10, 8),   S(20, 28, 8, 9, 9),
-    S(24, 32, 8, 12, 10),  S(24, 34, 10, 11, 11), S(28, 38, 10, 14, 12),
-    S(32, 44, 12, 16, 14), S(36, 50, 14, 18, 16),
+#define TTS_SET(M, N, V, A, B, BITS, PRIZE) S(M, N, V, A, B),
+#include "tts_sets.def"
 };
 
 static unsigned xt(unsigned a) { return ((a << 1) ^ ((a & 0x80) ? 0x11B : 0)) & 0xFF; }
