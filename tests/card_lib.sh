@@ -25,13 +25,13 @@ hex() { od -An -v -tx1 | tr -d ' \n'; }
 : "${TTS_TEST_SEED:=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')}"
 echo "# inputs from TTS_TEST_SEED=$TTS_TEST_SEED"
 echo 0 > "$W/rnd.ctr"
-rnd() {
-    n=$1 out=""
-    while [ ${#out} -lt $((2 * n)) ]; do
-        c=$(cat "$W/rnd.ctr"); echo $((c + 1)) > "$W/rnd.ctr"
-        out="$out$(printf '%s %s' "$TTS_TEST_SEED" "$c" | sha512sum | cut -c1-128)"
+rnd() { # (its variables are prefixed: sh has no locals, callers use n and c)
+    _rnd_n=$1 _rnd_out=""
+    while [ ${#_rnd_out} -lt $((2 * _rnd_n)) ]; do
+        _rnd_c=$(cat "$W/rnd.ctr"); echo $((_rnd_c + 1)) > "$W/rnd.ctr"
+        _rnd_out="$_rnd_out$(printf '%s %s' "$TTS_TEST_SEED" "$_rnd_c" | sha512sum | cut -c1-128)"
     done
-    printf '%s' "$out" | cut -c1-$((2 * n))
+    printf '%s' "$_rnd_out" | cut -c1-$((2 * _rnd_n))
 }
 # sign_checks LOG N: N "equals ... verifies" lines and no mismatch
 sign_checks() {
