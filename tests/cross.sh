@@ -98,7 +98,7 @@ fi
 sed -n '/libtts .*/,$p' "$work/build/configure.out"
 
 step "build (library, tools, tests)"
-check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_backends tests/test_sflash"
+check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_backends tests/test_sflash tests/test_challenge_lib tests/test_ref_alone"
 (cd "$work/build" && make -j"$jobs" >make.out 2>&1 && make -j"$jobs" $check_progs >>make.out 2>&1) ||
     { tail -40 "$work/build/make.out"; die "build failed"; }
 
@@ -114,7 +114,7 @@ check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_bac
 qbin=$(command -v "$qemu") # absolute: test_bench.sh runs tts-bench with a bare PATH
 qprefix="-L /usr/$host"
 [ -e "/usr/lib/$host/libc.so.6" ] && qprefix=
-for p in tts tts-genkat tts-challenge tts-bench tts-speed gen_central $check_progs; do
+for p in tts tts-genkat tts-challenge tts-bench tts-speed gen_central gen_avx2_tables $check_progs; do
     bin=$b/$p
     d=$(dirname "$p")
     [ -f "$b/$d/.libs/$(basename "$p")" ] && bin=$b/$d/.libs/$(basename "$p")
