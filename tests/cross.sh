@@ -124,6 +124,7 @@ for p in tts tts-genkat tts-challenge tts-bench tts-speed gen_central gen_avx2_t
     chmod +x "$work/run/$p"
 done
 ln -s "$b/.libs" "$work/run/.libs"
+ln -s "$b/config.h" "$work/run/config.h" # test_symbols.sh compares the version
 # test_symbols.sh runs nm on the shared library: the cross nm reads it.
 mkdir -p "$work/run/bin" && ln -sf "$(command -v "$host-nm")" "$work/run/bin/nm"
 
