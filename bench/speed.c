@@ -25,6 +25,27 @@
 
 #include "clock.h"
 
+/* 1 if this program seems to run in a user-mode emulator (qemu-user): a
+ * non-x86 build that reads the /proc/cpuinfo of an x86 machine (qemu-user
+ * 7.2 passes the host's through for aarch64 and s390x guests). Its figures
+ * are then the emulator's, not the CPU's. */
+static int emulated(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return 0;
+#else
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    int x86 = 0;
+    while (f && !x86 && fgets(line, sizeof line, f))
+        x86 = strstr(line, "GenuineIntel") || strstr(line, "AuthenticAMD") ||
+              strstr(line, "HygonGenuine");
+    if (f)
+        fclose(f);
+    return x86;
+#endif
+}
+
 /* xorshift64*: fast, deterministic, good enough for timing. */
 static int fast_rng(void *ctx, uint8_t *out, size_t len)
 {
@@ -180,6 +201,9 @@ int main(int argc, char **argv)
     cpu_model(model, sizeof model);
     printf("# machine: %s; compiler: %s; cycles: %s; runs: %zu (keygen: %zu)\n", model,
            __VERSION__, CYCLE_SOURCE, runs, runs < 100 ? runs : (size_t)100);
+    if (emulated())
+        printf("# emulated: an x86 /proc/cpuinfo under a non-x86 build (qemu-user?): "
+               "these are emulator times, not timings of this CPU\n");
     printf("%-6s %-11s %-13s %10s %10s %10s %10s %11s\n", "backend", "set", "op", "median",
            "q1", "q3", "min", "median us");
     int rc = 0;

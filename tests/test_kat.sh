@@ -4,7 +4,7 @@
 # kat/SHA256SUMS (computed by an independent implementation of the spec),
 # check the committed 10-entry files against kat/SHA256SUMS.10, and check
 # that each committed file is a byte-exact prefix of the full one. Then, for
-# every backend (ref, swar, avx2, gfni), regenerate the first 10 entries of
+# every backend built (tts-genkat -l), regenerate the first 10 entries of
 # every set with TTS_BACKEND set and compare them byte for byte with the
 # committed files; a backend not built or not supported by this CPU is
 # skipped, and said so.
