@@ -38,3 +38,34 @@ sign_checks() {
     [ "$(grep -c 'sign: equals the host.s signature .*, verifies' "$1")" -eq "$2" ] &&
         ! grep -q 'DIFFERS\|DOES NOT' "$1"
 }
+# status_checks LABEL: every status word of docs/CARD.md in order, the key
+# still signing after each error, 6985 without a key, and a refused COMMIT
+# (singular S1, singular S3, bad s1) leaving the old key active; on the card
+# of $P (the options selecting image and CPU), with the TTS(20,28) key $sk,
+# digest $D and randomness $W/rr. The expected words are those of CLA, INS,
+# GET INFO P1, GET INFO Lc, GET CYCLES P1, GENERATE Lc 0, GENERATE Lc 1, PUT
+# offset + Lc past the key (2 bytes at 1399 - 2 + 1), PUT 3 bytes at 1398,
+# PUT Lc 0, COMMIT without a complete PUT, segment 37 (past the end), GET PK
+# SEGMENT Lc 1, SIGN Lc 0, SIGN Lc 1, HALT P1, HALT Lc.
+status_checks() {
+    "$TTS_CARD" $P put-key "$sk" \
+        apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
+        apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
+        apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
+        apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
+        apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
+        sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+    codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
+    [ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 " ]
+    say $? "$1status words in the order of 7.1 (got: $codes)"
+    sign_checks "$W/log" 1; say $? "$1after every error the key still signs correctly"
+    "$TTS_CARD" $P apdu 8040000034$(rnd 52)00 apdu 803000000000 > "$W/log" 2>&1
+    [ "$(grep -c ' 6985$' "$W/log")" -eq 2 ]; say $? "$16985 without an active key"
+    for bad in singular1 singular3 s1; do
+        "$HELPER" corrupt 20,28 "$sk" "$W/bad" $bad || exit 99
+        "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+        st=$?
+        grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
+        say $? "$1COMMIT of a key with $bad: 6A80, exit 1, the old key still signs"
+    done
+}

@@ -50,32 +50,7 @@ sk=$W/k2028
 D=$(rnd 20)
 rnd 32 > "$W/rr"
 # -- every status word, and the key still signs after each error
-"$TTS_CARD" $P put-key "$sk" \
-    apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
-    apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
-    apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
-    apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
-    apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
-    sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
-# expected: CLA, INS, GET INFO P1, GET INFO Lc, GET CYCLES P1, GENERATE Lc 0,
-# GENERATE Lc 1, PUT offset + Lc past the key (2 bytes at 1399 - 2 + 1),
-# PUT 3 bytes at 1398, PUT Lc 0, COMMIT without a complete PUT, segment 37
-# (past the end), GET PK SEGMENT Lc 1, SIGN Lc 0, SIGN Lc 1, HALT P1, HALT Lc
-codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
-[ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 " ]
-say $? "status words in the order of 7.1 (got: $codes)"
-sign_checks "$W/log" 1; say $? "after every error the key still signs correctly"
-# no key: 6985 for SIGN and GET PK SEGMENT on a fresh card
-"$TTS_CARD" $P apdu 8040000034$(rnd 52)00 apdu 803000000000 > "$W/log" 2>&1
-[ "$(grep -c ' 6985$' "$W/log")" -eq 2 ]; say $? "6985 without an active key"
-# singular S1, singular S3, bad s1: 6A80, and the previous key stays active
-for bad in singular1 singular3 s1; do
-    "$HELPER" corrupt 20,28 "$sk" "$W/bad" $bad || exit 99
-    "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
-    st=$?
-    grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
-    say $? "COMMIT of a key with $bad: 6A80, exit 1, the old key still signs"
-done
+status_checks ""
 "$TTS_CARD" $P apdu 8022057701AA00 apdu 8022057601AA00 apdu 802400000000 > "$W/log" 2>&1
 grep -q '^apdu: 00 6A86$' "$W/log" && grep -q '^apdu: 00 9000$' "$W/log" && grep -q '^apdu: 00 6985$' "$W/log"
 say $? "PUT KEY: offset past the end 6A86, last byte 9000, COMMIT of an incomplete key 6985"

@@ -80,26 +80,7 @@ TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --image "$CARD_DIR/tts-20-28-128.ihx" 
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/p" && ! grep -q "above the 8051" "$W/log"
 say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
 # -- every status word, and the key still signs after each error
-"$TTS_CARD" $P put-key "$sk" \
-    apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
-    apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
-    apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
-    apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
-    apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
-    sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
-codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
-[ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 " ]
-say $? "20-28-128: status words in the order of 7.1 (got: $codes)"
-sign_checks "$W/log" 1; say $? "20-28-128: after every error the key still signs correctly"
-"$TTS_CARD" $P apdu 8040000034$(rnd 52)00 apdu 803000000000 > "$W/log" 2>&1
-[ "$(grep -c ' 6985$' "$W/log")" -eq 2 ]; say $? "20-28-128: 6985 without an active key"
-for bad in singular1 singular3 s1; do
-    "$HELPER" corrupt 20,28 "$sk" "$W/bad" $bad || exit 99
-    "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
-    st=$?
-    grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
-    say $? "20-28-128: COMMIT of a key with $bad: 6A80, the old key still signs"
-done
+status_checks "20-28-128: "
 # -- the same signatures as the 8032 image
 args=""
 for i in 1 2 3; do rnd 32 > "$W/c$i"; args="$args sign --digest $(rnd 20) --rand $W/c$i"; done
