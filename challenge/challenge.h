@@ -8,6 +8,10 @@
  *   folder.c    reading a challenge folder an attacker may have prepared:
  *               regular files inside the folder only, bounded sizes
  *   verify.c    checking a claimed solution; reveal-check
+ *   system.c    a message's system P(w) + h = 0 as polynomial data, and the
+ *               field map into the solvers' GF(2^8)
+ *   export.c    the system in Singular, Magma, Sage and MQ Challenge form
+ *   lab.c       toy attacks: sub-systems solved by Singular
  *   estimate.c  the security estimator (docs/SECURITY.md), exact in GMP
  *
  * Functions returning int give CHAL_OK (0) or a negative code, with an
@@ -183,10 +187,201 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
 int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
                       FILE *report, char *err, size_t errlen);
 
+/* ---- the instance a solver attacks ---- */
+
+/* Message idx of the instance of set p in dir, read as chal_verify reads
+ * it (hostile folder, every hash checked): the public key (heap, free())
+ * and the digest. */
+typedef struct {
+    const tts_params *p;
+    unsigned message;
+    uint8_t *pk;
+    size_t pklen;
+    uint8_t digest[TTS_MAX_M];
+    char pk_sha256_hex[65];
+} chal_target;
+
+int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
+                     unsigned idx, const uint8_t pin[32], char *err,
+                     size_t errlen);
+void chal_target_free(chal_target *t);
+
+/* ---- system.c: P(w) + h = 0 as polynomial data ---- */
+
+/* Product in libtts's GF(2^8) (0x11B), for code outside the library. */
+uint8_t chal_gf_mul(uint8_t x, uint8_t y);
+
+/* The solvers' field is GF(2)[a]/(a^8+a^4+a^3+a^2+1) (0x11D); libtts's t
+ * goes to a^CHAL_PHI_T (docs/SPEC.md section 13). chal_phi maps a libtts
+ * byte to a 0x11D byte, chal_phi_inv back; chal_phi_log(b) is the e with
+ * phi(b) = a^e (-1 for 0); chal_phi_from_log(e) the libtts byte of a^e. */
+#define CHAL_PHI_T 25
+uint8_t chal_phi(uint8_t b);
+uint8_t chal_phi_inv(uint8_t y);
+int chal_phi_log(uint8_t b);
+int chal_phi_from_log(unsigned e);
+
+/* neq quadratic equations in nvar unknowns: equation k is
+ *   SUM_{i<=j} quad[k][q(i,j)] x_i x_j + SUM_i lin[k][i] x_i + cst[k] = 0,
+ * q(i,j) = chal_quad_index(nvar, i, j) as in the public key (SPEC 5.4).
+ * eq[k] is the public-key equation it came from, var[i] the signature byte
+ * unknown i stands for, norig the signature length. */
+typedef struct {
+    unsigned neq, nvar, norig;
+    uint8_t *quad, *lin, *cst;
+    unsigned *eq, *var;
+} chal_system;
+
+size_t chal_quad_index(unsigned nvar, unsigned i, unsigned j);
+int chal_system_alloc(chal_system *s, unsigned neq, unsigned nvar);
+void chal_system_free(chal_system *s);
+/* The m equations P_k(w) + digest_k = 0 of public key pk. */
+int chal_system_from_pk(chal_system *s, const tts_params *p,
+                        const uint8_t *pk, const uint8_t *digest);
+/* out[k] = equation k at x (0 for every k: x is a solution). */
+void chal_system_eval(const chal_system *s, uint8_t *out, const uint8_t *x);
+/* The equations keep[0..nkeep-1] of s (all, in order, if keep is NULL)
+ * with unknown i replaced by fix[i] where fix[i] >= 0 (fix NULL: none),
+ * the remaining unknowns renumbered in order. */
+int chal_system_reduce(chal_system *out, const chal_system *s,
+                       const unsigned *keep, unsigned nkeep, const int *fix);
+
+/* ---- export.c: the formats real solvers read ---- */
+
+typedef enum {
+    CHAL_FMT_SINGULAR,
+    CHAL_FMT_MAGMA,
+    CHAL_FMT_SAGE,
+    CHAL_FMT_MQ,
+    CHAL_FMT_COUNT
+} chal_format;
+
+/* The format called name, or -1. */
+int chal_format_parse(const char *name);
+const char *chal_format_name(chal_format f);
+
+/* What the header comment says: the instance, and the fixed values
+ * (fix[i] >= 0 for signature byte i, NULL if none), with a line telling
+ * where they came from. */
+typedef struct {
+    const chal_target *t;
+    const int *fix;
+    const char *fix_origin;
+} chal_export_info;
+
+/* s in format f, after the header comment (none if in->t is NULL). */
+int chal_export_write(FILE *o, const chal_system *s, chal_format f,
+                      const chal_export_info *in);
+
+/* ---- lab.c: toy attacks with a real solver ---- */
+
+/* The k values of fixing attempt number attempt (0, 1, ...): bytes
+ * [attempt k, (attempt + 1) k) of the ChaCha20 stream of seed
+ * (tts_stream, docs/SPEC.md section 6). */
+void chal_fix_values(uint8_t *out, size_t k, const uint8_t seed[32],
+                     unsigned attempt);
+
+/* Singular's path: $TTS_SINGULAR, else the one configure found; NULL if
+ * neither is an executable. */
+const char *chal_singular_path(void);
+
+enum { CHAL_SOLVE_FOUND, CHAL_SOLVE_NONE, CHAL_SOLVE_TIMEOUT };
+
+typedef struct {
+    int status;             /* CHAL_SOLVE_* */
+    uint8_t x[TTS_MAX_N];   /* a solution over GF(256), libtts bytes */
+    unsigned max_degree;    /* the highest degree slimgb reached */
+    unsigned solver_version; /* Singular's, e.g. 4310 */
+    double seconds;         /* wall time of the solver process */
+    double gb_seconds;      /* the Groebner basis alone, Singular's clock */
+} chal_solve_result;
+
+/* Solve s with Singular (slimgb, then its GF(256) points), killed after
+ * timeout seconds (0: no limit). CHAL_OK with r->status, or CHAL_ERROR
+ * (no Singular, unreadable output). */
+int chal_solve_singular(const chal_system *s, double timeout,
+                        chal_solve_result *r, char *err, size_t errlen);
+
+/* A toy attack: the first `equations` equations of the instance, the
+ * signature bytes w_vars..w_{n-1} fixed, w_0..w_{vars-1} solved for. The
+ * fixed values are those of genuine (a signature of the message, the
+ * issuer's right-guess branch) or chal_fix_values of fix_seed, attempt
+ * after attempt while a fixing has no solution, up to max_tries. */
+typedef struct {
+    const chal_target *t;
+    unsigned equations, vars;
+    const uint8_t *genuine;  /* n bytes, or NULL */
+    uint8_t fix_seed[32];
+    unsigned max_tries;
+    double timeout;          /* seconds for all tries; 0: no limit */
+} chal_toy_opts;
+
+typedef struct {
+    int status;              /* of the last try: CHAL_SOLVE_* */
+    int satisfied;           /* w satisfies the kept equations */
+    unsigned equations, vars, tries, max_degree, solver_version;
+    unsigned predicted_dreg, predicted_degree;
+    uint8_t w[TTS_MAX_N];
+    double seconds, gb_seconds;
+} chal_toy_result;
+
+int chal_toy_run(const chal_toy_opts *o, chal_toy_result *r, FILE *progress,
+                 char *err, size_t errlen);
+
+/* The issuer's signature of t's message: the instance key from master
+ * (checked against t's public key) signs t's digest. */
+int chal_genuine_signature(uint8_t *sig, const chal_target *t,
+                           const uint8_t master[CHAL_MASTER_BYTES], char *err,
+                           size_t errlen);
+
+/* Message 1 of a one-message instance of set p issued from master on
+ * CHAL_LAB_DATE, without writing a folder (calibration's target). */
+#define CHAL_LAB_DATE "2000-01-01"
+int chal_target_issue(chal_target *t, const tts_params *p,
+                      const uint8_t master[CHAL_MASTER_BYTES], char *err,
+                      size_t errlen);
+
+/* Calibration: toy attacks on every E equations in V unknowns (2 <= V <=
+ * E <= m) of set p, cheapest model first, fixings from the genuine
+ * signature, until budget seconds are spent or the next size's predicted
+ * time exceeds what is left; log2 of the Groebner-basis time fitted
+ * against the model (points of at least CHAL_CALIB_MIN_SECONDS). */
+#define CHAL_CALIB_MAX 128
+#define CHAL_CALIB_MIN_SECONDS 0.05
+typedef struct {
+    unsigned equations, vars, dreg, predicted_degree, max_degree;
+    unsigned solver_version;
+    int status, fitted;
+    double model_bits, seconds, gb_seconds, predicted_log2, residual;
+} chal_calib_point;
+
+typedef struct {
+    const tts_params *p;
+    char pk_sha256_hex[65];
+    double budget, elapsed;
+    const char *stopped;          /* why the run ended */
+    unsigned ngrid, npoints, nfit; /* grid size, points run, points fitted */
+    chal_calib_point points[CHAL_CALIB_MAX];
+    double slope, intercept, r2;  /* log2 s = intercept + slope * bits */
+    double offset;                /* the fit with slope 1 */
+} chal_calibration;
+
+int chal_calibrate(chal_calibration *c, const tts_params *p,
+                   const uint8_t master[CHAL_MASTER_BYTES], double budget,
+                   FILE *progress, char *err, size_t errlen);
+
 /* ---- estimate.c ---- */
 
 /* D_reg of m semi-regular quadratic equations in nv <= m variables. */
 unsigned chal_dreg(unsigned m, unsigned nv);
+
+/* The highest degree an F4-type solver reaches on them: D_reg when the
+ * series coefficient at D_reg is negative, D_reg + 1 when it is 0. */
+unsigned chal_solver_degree(unsigned m, unsigned nv);
+
+/* log2 of C(nv + D, D)^2, D = D_reg(m, nv): the model's cost of m
+ * equations in nv unknowns without guessing (omega 2). */
+double chal_f4_bits(unsigned m, unsigned nv);
 
 typedef struct {
     unsigned k, nv, dreg;

@@ -17,33 +17,67 @@ static double log2_mpz(const mpz_t x)
     return log2(d) + (double)e;
 }
 
+/* The coefficient of z^d in (1-z^2)^m / (1-z)^nv, into c:
+ * sum_i (-1)^i C(m,i) C(nv-1+d-2i, d-2i). */
+static void series_coeff(mpz_t c, unsigned m, unsigned nv, unsigned d)
+{
+    mpz_t t, u;
+
+    mpz_inits(t, u, NULL);
+    mpz_set_ui(c, 0);
+    for (unsigned i = 0; 2 * i <= d && i <= m; i++) {
+        unsigned j = d - 2 * i;
+        mpz_bin_uiui(t, m, i);
+        mpz_bin_uiui(u, nv - 1 + j, j);
+        mpz_mul(t, t, u);
+        if (i & 1)
+            mpz_sub(c, c, t);
+        else
+            mpz_add(c, c, t);
+    }
+    mpz_clears(t, u, NULL);
+}
+
 /* D_reg of m quadratic equations in nv variables (semi-regular): index of
- * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Coefficient
- * d is sum_i (-1)^i C(m,i) C(nv-1+d-2i, d-2i). Returns 0 if none below
- * limit (cannot happen for nv <= m). */
+ * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Returns 0
+ * if none below the limit (cannot happen for nv <= m). */
 unsigned chal_dreg(unsigned m, unsigned nv)
 {
-    mpz_t c, t, u;
-    unsigned d, found = 0;
+    mpz_t c;
+    unsigned found = 0;
 
-    mpz_inits(c, t, u, NULL);
-    for (d = 0; d <= 4 * m + 4 && !found; d++) {
-        mpz_set_ui(c, 0);
-        for (unsigned i = 0; 2 * i <= d && i <= m; i++) {
-            unsigned j = d - 2 * i;
-            mpz_bin_uiui(t, m, i);
-            mpz_bin_uiui(u, nv - 1 + j, j);
-            mpz_mul(t, t, u);
-            if (i & 1)
-                mpz_sub(c, c, t);
-            else
-                mpz_add(c, c, t);
-        }
+    mpz_init(c);
+    for (unsigned d = 0; d <= 4 * m + 4 && !found; d++) {
+        series_coeff(c, m, nv, d);
         if (mpz_sgn(c) <= 0)
             found = d;
     }
-    mpz_clears(c, t, u, NULL);
+    mpz_clear(c);
     return found;
+}
+
+unsigned chal_solver_degree(unsigned m, unsigned nv)
+{
+    unsigned d = chal_dreg(m, nv);
+    mpz_t c;
+
+    mpz_init(c);
+    series_coeff(c, m, nv, d);
+    int zero = mpz_sgn(c) == 0;
+    mpz_clear(c);
+    return zero ? d + 1 : d;
+}
+
+double chal_f4_bits(unsigned m, unsigned nv)
+{
+    unsigned D = chal_dreg(m, nv);
+    mpz_t b;
+
+    mpz_init(b);
+    mpz_bin_uiui(b, nv + D, D);
+    double bits = 2 * log2_mpz(b);
+    mpz_clear(b);
+    return bits;
 }
 
 /* Hybrid XL/F4 cost of eqs quadratic equations in vars unknowns over

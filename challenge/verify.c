@@ -42,21 +42,28 @@ static int read_manifest(const chal_dir *d, const tts_params *p,
     return CHAL_OK;
 }
 
-int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
-                unsigned idx, const uint8_t pin[32], chal_verdict *v,
-                char *err, size_t errlen)
+void chal_target_free(chal_target *t)
+{
+    free(t->pk);
+    t->pk = NULL;
+}
+
+int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
+                     unsigned idx, const uint8_t pin[32], char *err,
+                     size_t errlen)
 {
     chal_dir top, sub = {-1, ""};
     chal_manifest man = {0};
-    uint8_t *raw = NULL, *pk = NULL, *msg = NULL, *dg = NULL;
-    size_t rawlen = 0, pklen = 0, msglen = 0, dglen = 0;
-    uint8_t h[32], digest[TTS_MAX_M];
+    uint8_t *raw = NULL, *msg = NULL, *dg = NULL;
+    size_t rawlen = 0, msglen = 0, dglen = 0;
+    uint8_t h[32];
     const tts_params *pp;
     char name[32], why[256];
     int rc = CHAL_ERROR;
 
-    memset(v, 0, sizeof *v);
-    v->p = p;
+    memset(t, 0, sizeof *t);
+    t->p = p;
+    t->message = idx;
     chal_folder_name(name, sizeof name, p);
     if (chal_dir_open(&top, dir, err, errlen) != CHAL_OK)
         return CHAL_ERROR;
@@ -75,8 +82,8 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
     if (chal_dir_read(&sub, "pk.tts", CHAL_MAX_FILE_BYTES, &raw, &rawlen, err,
                       errlen) != CHAL_OK)
         goto out;
-    if (ttsfile_decode(raw, rawlen, TTSFILE_PUBLIC_KEY, &pp, &pk, &pklen, why,
-                       sizeof why) != TTSFILE_OK) {
+    if (ttsfile_decode(raw, rawlen, TTSFILE_PUBLIC_KEY, &pp, &t->pk,
+                       &t->pklen, why, sizeof why) != TTSFILE_OK) {
         say(err, errlen, "%s/pk.tts: %s", sub.path, why);
         goto out;
     }
@@ -85,17 +92,17 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
             sub.path, tts_params_name(pp), tts_params_name(p));
         goto out;
     }
-    crypto_hash_sha256(h, pk, pklen);
-    sodium_bin2hex(v->pk_sha256_hex, sizeof v->pk_sha256_hex, h, sizeof h);
+    crypto_hash_sha256(h, t->pk, t->pklen);
+    sodium_bin2hex(t->pk_sha256_hex, sizeof t->pk_sha256_hex, h, sizeof h);
     if (memcmp(h, man.pk_sha256, 32) != 0) {
         say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, the manifest "
-            "says pk_sha256 differs", sub.path, v->pk_sha256_hex);
+            "says pk_sha256 differs", sub.path, t->pk_sha256_hex);
         goto out;
     }
     if (pin && memcmp(h, pin, 32) != 0) {
         say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, not the "
             "published value given with --pk-sha256", sub.path,
-            v->pk_sha256_hex);
+            t->pk_sha256_hex);
         goto out;
     }
     /* the message: its digest, the manifest's and the .digest file's */
@@ -103,11 +110,11 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
     if (chal_dir_read(&sub, cm->file, CHAL_MAX_FILE_BYTES, &msg, &msglen, err,
                       errlen) != CHAL_OK)
         goto out;
-    if (tts_digest(p, digest, msg, msglen) != TTS_OK) {
+    if (tts_digest(p, t->digest, msg, msglen) != TTS_OK) {
         say(err, errlen, "internal error: digest");
         goto out;
     }
-    if (memcmp(digest, cm->digest, tts_digest_bytes(p)) != 0) {
+    if (memcmp(t->digest, cm->digest, tts_digest_bytes(p)) != 0) {
         say(err, errlen, "%s/%s: its digest differs from the manifest's "
             "digest of message %u", sub.path, cm->file, idx);
         goto out;
@@ -117,21 +124,40 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
                       errlen) != CHAL_OK)
         goto out;
     if (dglen != tts_digest_bytes(p) ||
-        memcmp(dg, digest, tts_digest_bytes(p)) != 0) {
+        memcmp(dg, t->digest, tts_digest_bytes(p)) != 0) {
         say(err, errlen, "%s/%s: differs from the digest of message %u",
             sub.path, name, idx);
         goto out;
     }
-    rc = tts_verify_digest(p, sig, digest, pk) == TTS_OK ? CHAL_VALID
-                                                          : CHAL_INVALID;
+    rc = CHAL_OK;
 out:
+    if (rc != CHAL_OK)
+        chal_target_free(t);
     free(raw);
-    free(pk);
     free(msg);
     free(dg);
     chal_manifest_free(&man);
     chal_dir_close(&sub);
     chal_dir_close(&top);
+    return rc;
+}
+
+int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
+                unsigned idx, const uint8_t pin[32], chal_verdict *v,
+                char *err, size_t errlen)
+{
+    chal_target t;
+
+    memset(v, 0, sizeof *v);
+    v->p = p;
+    if (chal_target_load(&t, dir, p, idx, pin, err, errlen) != CHAL_OK) {
+        memcpy(v->pk_sha256_hex, t.pk_sha256_hex, sizeof v->pk_sha256_hex);
+        return CHAL_ERROR;
+    }
+    memcpy(v->pk_sha256_hex, t.pk_sha256_hex, sizeof v->pk_sha256_hex);
+    int rc = tts_verify_digest(p, sig, t.digest, t.pk) == TTS_OK
+                 ? CHAL_VALID : CHAL_INVALID;
+    chal_target_free(&t);
     return rc;
 }
 

@@ -19,9 +19,8 @@
 #include "tts.h"
 #include "ttsfile.h"
 
-#define ST_OK      0
-#define ST_INVALID 1
-#define ST_ERROR   2
+#include "challenge_cli.h"
+
 #define MAX_ITEMS  64
 
 static const char usage_text[] =
@@ -43,6 +42,20 @@ static const char usage_text[] =
     "  dreg M NV\n"
     "        degree of regularity of M semi-regular quadratic equations in\n"
     "        NV <= M variables\n"
+    "  export DIR --message I --format FMT -o FILE [--set NAME] [--fix K]\n"
+    "         [--fix-seed HEX] [--pk-sha256 HEX] [--force]\n"
+    "        the system P(w) + h = 0 of message I for a solver; FMT is\n"
+    "        singular, magma, sage or mq; --fix K fixes w_{n-K}..w_{n-1}\n"
+    "  toy DIR --message I --equations E --vars V --json FILE [--set NAME]\n"
+    "      [--solver singular] [--seed FILE | --fix-seed HEX]\n"
+    "      [--max-tries T] [--timeout S] [--force]\n"
+    "        solve E equations in the unknowns w_0..w_{V-1} with Singular,\n"
+    "        the other bytes fixed (from the genuine signature with the\n"
+    "        master seed FILE, else random, retried up to T times)\n"
+    "  calibrate --json FILE --csv FILE [--max-seconds S] [--set NAME]\n"
+    "            [--seed FILE] [--plot DIR] [--force]\n"
+    "        toy attacks over a grid of sizes until S seconds are spent;\n"
+    "        measured time and degree against the estimator\n"
     "  help  show this text\n"
     "\n"
     "LIST: comma-separated set names, e.g. tts-16-22,tts-20-28 or\n"
@@ -55,12 +68,7 @@ static const char usage_text[] =
     "exit status: 0 success or VALID, 1 INVALID or mismatch, 2 usage or\n"
     "input error.\n";
 
-static int fail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int fail(const char *fmt, ...)
+int fail(const char *fmt, ...)
 {
     va_list ap;
 
@@ -242,7 +250,7 @@ static int cmd_estimate(int argc, char **argv)
 
 /* ---- generate ------------------------------------------------------------ */
 
-static int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES])
+int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES])
 {
     uint8_t *buf;
     size_t len;
@@ -259,6 +267,20 @@ static int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES])
     }
     memcpy(master, buf, CHAL_MASTER_BYTES);
     fileio_free(buf, len);
+    return ST_OK;
+}
+
+int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
+                   const char *name, unsigned *out)
+{
+    char *end;
+
+    errno = 0;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (errno || *end || arg[0] < '0' || arg[0] > '9' || v < lo || v > hi)
+        return fail("%s: expected a number %lu..%lu, not '%s'", name, lo, hi,
+                    arg);
+    *out = (unsigned)v;
     return ST_OK;
 }
 
@@ -334,8 +356,7 @@ static int cmd_generate(int argc, char **argv)
 
 /* ---- verify and reveal-check --------------------------------------------- */
 
-/* The only instance folder in dir, or NULL (none, or several). */
-static const tts_params *only_set(const char *dir)
+const tts_params *only_set(const char *dir)
 {
     DIR *d = opendir(dir);
     const tts_params *found = NULL;
@@ -499,7 +520,8 @@ int main(int argc, char **argv)
     } commands[] = {
         {"estimate", cmd_estimate}, {"generate", cmd_generate},
         {"verify", cmd_verify},     {"reveal-check", cmd_reveal_check},
-        {"dreg", cmd_dreg},
+        {"dreg", cmd_dreg},         {"export", cmd_export},
+        {"toy", cmd_toy},           {"calibrate", cmd_calibrate},
     };
 
     if (argc < 2) {

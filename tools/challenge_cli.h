@@ -1,0 +1,38 @@
+/*
+ * What the two source files of tts-challenge share: tools/tts-challenge.c
+ * (issue, verify, estimate) and tools/challenge_lab.c (export, toy,
+ * calibrate).
+ */
+#ifndef TTS_CHALLENGE_CLI_H
+#define TTS_CHALLENGE_CLI_H
+
+#include <stdint.h>
+
+#include "challenge.h"
+
+#define ST_OK      0
+#define ST_INVALID 1
+#define ST_ERROR   2
+
+/* "tts-challenge: " and the message on stderr; returns ST_ERROR. */
+int fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* The only instance folder in dir, or NULL (none, or several). */
+const tts_params *only_set(const char *dir);
+
+/* Exactly 32 bytes of path: the master seed. */
+int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES]);
+
+/* arg as a decimal in lo..hi for option name; ST_OK or ST_ERROR. */
+int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
+                   const char *name, unsigned *out);
+
+int cmd_export(int argc, char **argv);
+int cmd_toy(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+
+#endif

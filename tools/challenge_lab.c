@@ -1,0 +1,570 @@
+/*
+ * tts-challenge export, toy and calibrate: the attack lab's command line
+ * over challenge/ (export.c, lab.c). Manual: tools/tts-challenge.1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "challenge_cli.h"
+#include "fileio.h"
+
+/* The options the three commands share. */
+typedef struct {
+    const char *dir, *set, *json, *csv, *out, *seed, *plot, *pin;
+    const char *format, *fix_seed, *solver;
+    unsigned message, equations, vars, fix, max_tries;
+    double timeout, max_seconds;
+    int force, has_fix;
+} lab_args;
+
+static int parse_seconds(const char *arg, const char *name, double *out)
+{
+    char *end;
+
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || *end || !(v > 0) || v > 1e7)
+        return fail("%s: expected seconds, more than 0, not '%s'", name, arg);
+    *out = v;
+    return ST_OK;
+}
+
+static int parse_hex32(const char *arg, const char *name, uint8_t out[32])
+{
+    size_t got;
+
+    if (strlen(arg) != 64 ||
+        sodium_hex2bin(out, 32, arg, 64, NULL, &got, NULL) != 0 || got != 32)
+        return fail("%s: expected 64 hex digits", name);
+    return ST_OK;
+}
+
+/* Options of cmd (allowed: a string of option letters' names) into a. */
+static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
+                      const char *allowed)
+{
+    memset(a, 0, sizeof *a);
+    a->max_tries = 32;
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int st = ST_OK, used = 1;
+        if (o[0] != '-' || !o[1]) {
+            if (a->dir || !strstr(allowed, " DIR "))
+                return fail("%s: unexpected argument '%s'", cmd, o);
+            a->dir = o;
+            continue;
+        }
+        char key[40];
+        snprintf(key, sizeof key, " %s ", o);
+        if (!strstr(allowed, key))
+            return fail("%s: unknown option '%s'", cmd, o);
+        if (strcmp(o, "--force") == 0) {
+            a->force = 1;
+            continue;
+        }
+        if (!v)
+            return fail("%s: %s needs a value", cmd, o);
+        if (strcmp(o, "--set") == 0)
+            a->set = v;
+        else if (strcmp(o, "--json") == 0)
+            a->json = v;
+        else if (strcmp(o, "--csv") == 0)
+            a->csv = v;
+        else if (strcmp(o, "-o") == 0)
+            a->out = v;
+        else if (strcmp(o, "--seed") == 0)
+            a->seed = v;
+        else if (strcmp(o, "--plot") == 0)
+            a->plot = v;
+        else if (strcmp(o, "--pk-sha256") == 0)
+            a->pin = v;
+        else if (strcmp(o, "--format") == 0)
+            a->format = v;
+        else if (strcmp(o, "--fix-seed") == 0)
+            a->fix_seed = v;
+        else if (strcmp(o, "--solver") == 0)
+            a->solver = v;
+        else if (strcmp(o, "--message") == 0)
+            st = parse_unsigned(v, 1, CHAL_MAX_INSTANCES, o, &a->message);
+        else if (strcmp(o, "--equations") == 0)
+            st = parse_unsigned(v, 1, TTS_MAX_M, o, &a->equations);
+        else if (strcmp(o, "--vars") == 0)
+            st = parse_unsigned(v, 1, TTS_MAX_N, o, &a->vars);
+        else if (strcmp(o, "--fix") == 0) {
+            st = parse_unsigned(v, 0, TTS_MAX_N, o, &a->fix);
+            a->has_fix = 1;
+        } else if (strcmp(o, "--max-tries") == 0)
+            st = parse_unsigned(v, 1, 100000, o, &a->max_tries);
+        else if (strcmp(o, "--timeout") == 0)
+            st = parse_seconds(v, o, &a->timeout);
+        else if (strcmp(o, "--max-seconds") == 0)
+            st = parse_seconds(v, o, &a->max_seconds);
+        else
+            used = 0;
+        if (!used)
+            return fail("%s: unknown option '%s'", cmd, o);
+        if (st != ST_OK)
+            return ST_ERROR;
+        i++;
+    }
+    return ST_OK;
+}
+
+/* The set from --set, or the only folder of dir. */
+static const tts_params *pick_set(const char *cmd, const lab_args *a)
+{
+    const tts_params *p;
+
+    if (a->set) {
+        if (!(p = tts_params_get(a->set)) &&
+            !(p = chal_set_of_folder(a->set)))
+            fail("%s: --set: unknown parameter set '%s'", cmd, a->set);
+        return p;
+    }
+    if (!(p = only_set(a->dir)))
+        fail("%s: name the dimension with --set (%s does not hold exactly "
+             "one challenge folder)", cmd, a->dir);
+    return p;
+}
+
+static int load_target(const char *cmd, const lab_args *a, chal_target *t)
+{
+    uint8_t pin[32];
+    char err[1024];
+
+    if (!a->dir)
+        return fail("%s: the challenge folder DIR is required", cmd);
+    if (!a->message)
+        return fail("%s: --message I is required", cmd);
+    const tts_params *p = pick_set(cmd, a);
+    if (!p)
+        return ST_ERROR;
+    if (a->pin && parse_hex32(a->pin, "--pk-sha256", pin) != ST_OK)
+        return ST_ERROR;
+    if (chal_target_load(t, a->dir, p, a->message, a->pin ? pin : NULL, err,
+                         sizeof err) != CHAL_OK)
+        return fail("%s", err);
+    return ST_OK;
+}
+
+static void hex(FILE *o, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%02x", b[i]);
+}
+
+/* A report file: the text of o written to path with the file rules. */
+static int finish(FILE *o, int force, int discard)
+{
+    char err[1024];
+
+    if (fileio_stream_close(o, force ? FILEIO_FORCE : 0, discard, err,
+                            sizeof err) != FILEIO_OK)
+        return fail("%s", err);
+    return ST_OK;
+}
+
+static FILE *start(const char *path, int force)
+{
+    char err[1024];
+
+    if (fileio_check_output(path, force ? FILEIO_FORCE : 0, err,
+                            sizeof err) != FILEIO_OK) {
+        fail("%s%s", err, force ? "" : " (--force replaces it)");
+        return NULL;
+    }
+    FILE *o = fileio_stream_open(path);
+    if (!o)
+        fail("%s: out of memory", path);
+    return o;
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+int cmd_export(int argc, char **argv)
+{
+    lab_args a;
+    chal_target t;
+    chal_system full, sub;
+    int fix[TTS_MAX_N];
+    uint8_t seed[32], vals[TTS_MAX_N];
+    char origin[256], seedhex[65];
+
+    if (parse_args("export", argc, argv, &a, " DIR --set --message --format "
+                   "-o --fix --fix-seed --pk-sha256 --force ") != ST_OK)
+        return ST_ERROR;
+    if (!a.format || !a.out)
+        return fail("export: usage: export DIR --message I --format "
+                    "singular|magma|sage|mq -o FILE [--set NAME] [--fix K] "
+                    "[--fix-seed HEX]");
+    int f = chal_format_parse(a.format);
+    if (f < 0)
+        return fail("export: --format: '%s' is not singular, magma, sage or "
+                    "mq", a.format);
+    if (a.fix_seed && !a.has_fix)
+        return fail("export: --fix-seed without --fix K");
+    if (a.fix_seed && parse_hex32(a.fix_seed, "--fix-seed", seed) != ST_OK)
+        return ST_ERROR;
+    if (load_target("export", &a, &t) != ST_OK)
+        return ST_ERROR;
+    unsigned n = tts_params_n(t.p), m = tts_params_m(t.p);
+    if (a.fix >= n) {
+        chal_target_free(&t);
+        return fail("export: --fix: %s has %u unknowns; fix at most %u",
+                    tts_params_name(t.p), n, n - 1);
+    }
+    FILE *o = start(a.out, a.force);
+    if (!o || chal_system_from_pk(&full, t.p, t.pk, t.digest) != CHAL_OK) {
+        chal_target_free(&t);
+        return o ? fail("out of memory") : ST_ERROR;
+    }
+    chal_export_info info = {&t, NULL, NULL};
+    const chal_system *s = &full;
+    if (a.fix) {
+        if (!a.fix_seed)
+            randombytes_buf(seed, sizeof seed);
+        chal_fix_values(vals, a.fix, seed, 0);
+        for (unsigned i = 0; i < n; i++)
+            fix[i] = i < n - a.fix ? -1 : vals[i - (n - a.fix)];
+        sodium_bin2hex(seedhex, sizeof seedhex, seed, sizeof seed);
+        snprintf(origin, sizeof origin, "the first %u bytes of the ChaCha20 "
+                 "stream of --fix-seed %s", a.fix, seedhex);
+        info.fix = fix;
+        info.fix_origin = origin;
+        if (chal_system_reduce(&sub, &full, NULL, m, fix) != CHAL_OK) {
+            chal_system_free(&full);
+            chal_target_free(&t);
+            fclose(o);
+            return fail("out of memory");
+        }
+        s = &sub;
+    }
+    int rc = chal_export_write(o, s, (chal_format)f, &info);
+    if (a.fix)
+        chal_system_free(&sub);
+    chal_system_free(&full);
+    chal_target_free(&t);
+    if (finish(o, a.force, rc != CHAL_OK) != ST_OK)
+        return ST_ERROR;
+    return rc == CHAL_OK ? ST_OK : fail("export: write error");
+}
+
+/* ---- toy ------------------------------------------------------------------ */
+
+static const char *status_name(int st)
+{
+    return st == CHAL_SOLVE_FOUND ? "solved" :
+           st == CHAL_SOLVE_NONE ? "no-solution" : "timeout";
+}
+
+static int need_singular(const char *cmd, const char *solver)
+{
+    if (solver && strcmp(solver, "singular") != 0)
+        return fail("%s: --solver: only 'singular' is supported, not '%s'",
+                    cmd, solver);
+    if (!chal_singular_path())
+        return fail("%s: Singular not found: install it (Debian: apt-get "
+                    "install singular) and re-run configure, or set "
+                    "TTS_SINGULAR to its path", cmd);
+    return ST_OK;
+}
+
+int cmd_toy(int argc, char **argv)
+{
+    lab_args a;
+    chal_target t;
+    chal_toy_opts o = {0};
+    chal_toy_result r;
+    uint8_t master[CHAL_MASTER_BYTES], sig[TTS_MAX_SIG_BYTES];
+    char err[1024];
+
+    if (parse_args("toy", argc, argv, &a, " DIR --set --message --equations "
+                   "--vars --solver --seed --fix-seed --max-tries --timeout "
+                   "--json --pk-sha256 --force ") != ST_OK)
+        return ST_ERROR;
+    if (!a.equations || !a.vars || !a.json)
+        return fail("toy: usage: toy DIR --message I --equations E --vars V "
+                    "--json FILE [--seed FILE | --fix-seed HEX] [--timeout S]");
+    if (a.seed && a.fix_seed)
+        return fail("toy: --seed (the genuine signature's values) and "
+                    "--fix-seed (random values) exclude each other");
+    if (need_singular("toy", a.solver) != ST_OK)
+        return ST_ERROR;
+    if (a.fix_seed && parse_hex32(a.fix_seed, "--fix-seed", o.fix_seed) !=
+                          ST_OK)
+        return ST_ERROR;
+    if (!a.fix_seed)
+        randombytes_buf(o.fix_seed, sizeof o.fix_seed);
+    if (load_target("toy", &a, &t) != ST_OK)
+        return ST_ERROR;
+    unsigned m = tts_params_m(t.p), n = tts_params_n(t.p);
+    int st = ST_ERROR;
+    FILE *js = NULL;
+    if (a.equations > m || a.vars > a.equations) {
+        fail("toy: %s: need V <= E <= %u (got E = %u, V = %u): with fewer "
+             "equations than unknowns the solutions are not isolated points",
+             tts_params_name(t.p), m, a.equations, a.vars);
+        goto out;
+    }
+    if (a.seed) {
+        if (read_master(a.seed, master) != ST_OK)
+            goto out;
+        int rc = chal_genuine_signature(sig, &t, master, err, sizeof err);
+        sodium_memzero(master, sizeof master);
+        if (rc != CHAL_OK) {
+            fail("toy: %s: %s", a.seed, err);
+            goto out;
+        }
+        o.genuine = sig;
+    }
+    if (!(js = start(a.json, a.force)))
+        goto out;
+    o.t = &t;
+    o.equations = a.equations;
+    o.vars = a.vars;
+    o.max_tries = a.max_tries;
+    o.timeout = a.timeout;
+    fprintf(stderr, "toy: %s message %u: %u equations in w_0..w_%u, "
+            "w_%u..w_%u fixed (%s)\n", tts_params_name(t.p), t.message,
+            a.equations, a.vars - 1, a.vars, n - 1,
+            o.genuine ? "genuine signature" : "random values");
+    if (chal_toy_run(&o, &r, stderr, err, sizeof err) != CHAL_OK) {
+        fail("toy: %s", err);
+        fclose(js);
+        js = NULL;
+        goto out;
+    }
+    fprintf(js, "{\n  \"set\": \"%s\",\n  \"message\": %u,\n"
+            "  \"pk_sha256\": \"%s\",\n  \"digest\": \"",
+            tts_params_name(t.p), t.message, t.pk_sha256_hex);
+    hex(js, t.digest, m);
+    fprintf(js, "\",\n  \"equations\": [");
+    for (unsigned e = 0; e < a.equations; e++)
+        fprintf(js, "%s%u", e ? ", " : "", e);
+    fprintf(js, "],\n  \"unknowns\": [");
+    for (unsigned i = 0; i < a.vars; i++)
+        fprintf(js, "%s%u", i ? ", " : "", i);
+    fprintf(js, "],\n  \"branch\": \"%s\",\n",
+            o.genuine ? "genuine-signature" : "random");
+    if (!o.genuine) {
+        fprintf(js, "  \"fix_seed\": \"");
+        hex(js, o.fix_seed, 32);
+        fprintf(js, "\",\n");
+    }
+    fprintf(js, "  \"status\": \"%s\",\n  \"satisfied\": %s,\n",
+            status_name(r.status), r.satisfied ? "true" : "false");
+    if (r.status == CHAL_SOLVE_FOUND) {
+        fprintf(js, "  \"w\": \"");
+        hex(js, r.w, n);
+        fprintf(js, "\",\n");
+    }
+    fprintf(js, "  \"solver\": \"Singular %u.%u.%u\",\n  \"algorithm\": "
+            "\"slimgb, degree reverse lexicographic\",\n"
+            "  \"seconds\": %.3f,\n  \"groebner_seconds\": %.3f,\n"
+            "  \"tries\": %u,\n  \"max_degree\": %u,\n"
+            "  \"predicted_dreg\": %u,\n  \"predicted_solver_degree\": %u\n}\n",
+            r.solver_version / 1000, r.solver_version / 100 % 10,
+            r.solver_version / 10 % 10, r.seconds, r.gb_seconds, r.tries,
+            r.max_degree, r.predicted_dreg, r.predicted_degree);
+    if (finish(js, a.force, 0) != ST_OK) {
+        js = NULL;
+        goto out;
+    }
+    js = NULL;
+    if (r.satisfied) {
+        printf("solved: %u equations of %s in %u unknowns, %.2f s, %u "
+               "tries, degree %u (D_reg %u); w = ", a.equations,
+               tts_params_name(t.p), a.vars, r.seconds, r.tries, r.max_degree,
+               r.predicted_dreg);
+        hex(stdout, r.w, n);
+        printf("\n");
+        st = ST_OK;
+    } else {
+        printf("not solved: %s after %u tries, %.2f s\n",
+               r.status == CHAL_SOLVE_FOUND ? "the solver's answer fails "
+               "the equations" : status_name(r.status), r.tries, r.seconds);
+        st = ST_INVALID;
+    }
+out:
+    if (js)
+        finish(js, a.force, 1);
+    chal_target_free(&t);
+    return st;
+}
+
+/* ---- calibrate -------------------------------------------------------------- */
+
+static void calib_json(FILE *o, const chal_calibration *c)
+{
+    fprintf(o, "{\n  \"set\": \"%s\",\n  \"pk_sha256\": \"%s\",\n"
+            "  \"model\": \"log2 C(V + D_reg, D_reg)^2 (docs/SECURITY.md)\",\n"
+            "  \"budget_seconds\": %.0f,\n  \"elapsed_seconds\": %.1f,\n"
+            "  \"stopped\": \"%s\",\n  \"grid\": %u,\n  \"run\": %u,\n"
+            "  \"fit\": {\"points\": %u, \"min_seconds\": %.2f, ",
+            tts_params_name(c->p), c->pk_sha256_hex, c->budget, c->elapsed,
+            c->stopped, c->ngrid, c->npoints, c->nfit, CHAL_CALIB_MIN_SECONDS);
+    if (c->nfit >= 3)
+        fprintf(o, "\"slope\": %.4f, \"intercept\": %.4f, \"r2\": %.4f, "
+                "\"offset_slope1\": %.4f},\n", c->slope, c->intercept, c->r2,
+                c->offset);
+    else
+        fprintf(o, "\"slope\": null, \"intercept\": null, \"r2\": null, "
+                "\"offset_slope1\": null},\n");
+    fprintf(o, "  \"points\": [");
+    for (unsigned i = 0; i < c->npoints; i++) {
+        const chal_calib_point *q = &c->points[i];
+        fprintf(o, "%s\n    {\"equations\": %u, \"vars\": %u, \"dreg\": %u, "
+                "\"predicted_solver_degree\": %u, \"max_degree\": %u, "
+                "\"status\": \"%s\", \"seconds\": %.3f, "
+                "\"groebner_seconds\": %.3f, \"model_bits\": %.2f, "
+                "\"fitted\": %s", i ? "," : "", q->equations, q->vars,
+                q->dreg, q->predicted_degree, q->max_degree,
+                status_name(q->status), q->seconds, q->gb_seconds,
+                q->model_bits, q->fitted ? "true" : "false");
+        if (c->nfit >= 3 && q->status == CHAL_SOLVE_FOUND && q->gb_seconds > 0)
+            fprintf(o, ", \"residual\": %.3f", q->residual);
+        fprintf(o, "}");
+    }
+    fprintf(o, "\n  ]\n}\n");
+}
+
+static void calib_csv(FILE *o, const chal_calibration *c)
+{
+    fprintf(o, "equations,vars,dreg,predicted_solver_degree,max_degree,"
+            "status,seconds,groebner_seconds,model_bits,fitted,residual\n");
+    for (unsigned i = 0; i < c->npoints; i++) {
+        const chal_calib_point *q = &c->points[i];
+        fprintf(o, "%u,%u,%u,%u,%u,%s,%.3f,%.3f,%.2f,%d,", q->equations,
+                q->vars, q->dreg, q->predicted_degree, q->max_degree,
+                status_name(q->status), q->seconds, q->gb_seconds,
+                q->model_bits, q->fitted);
+        if (c->nfit >= 3 && q->status == CHAL_SOLVE_FOUND && q->gb_seconds > 0)
+            fprintf(o, "%.3f", q->residual);
+        fputc('\n', o);
+    }
+}
+
+/* DIR/calibration.dat and DIR/calibration.gp; gnuplot, if on PATH, turns
+ * them into DIR/calibration.svg. */
+static int calib_plot(const char *dir, const chal_calibration *c, int force)
+{
+    char dat[4096], gp[4096], svg[4096];
+    FILE *o;
+
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return fail("--plot: %s: %s", dir, strerror(errno));
+    snprintf(dat, sizeof dat, "%s/calibration.dat", dir);
+    snprintf(gp, sizeof gp, "%s/calibration.gp", dir);
+    snprintf(svg, sizeof svg, "%s/calibration.svg", dir);
+    if (!(o = start(dat, force)))
+        return ST_ERROR;
+    fprintf(o, "# model_bits log2_groebner_seconds equations vars fitted\n");
+    for (unsigned i = 0; i < c->npoints; i++) {
+        const chal_calib_point *q = &c->points[i];
+        if (q->status == CHAL_SOLVE_FOUND && q->gb_seconds > 0)
+            fprintf(o, "%.3f %.4f %u %u %d\n", q->model_bits,
+                    log2(q->gb_seconds), q->equations, q->vars, q->fitted);
+    }
+    if (finish(o, force, 0) != ST_OK || !(o = start(gp, force)))
+        return ST_ERROR;
+    fprintf(o, "set terminal svg size 720,480 font 'sans,12'\n"
+            "set output 'calibration.svg'\n"
+            "set title \"%s: Singular slimgb time against the model\"\n"
+            "set xlabel 'model: log2 C(V+D_reg, D_reg)^2'\n"
+            "set ylabel 'log2 seconds (Groebner basis)'\n"
+            "set key left top\nset grid\n", tts_params_name(c->p));
+    if (c->nfit >= 3)
+        fprintf(o, "f(x) = %.4f + %.4f * x\n"
+                "plot 'calibration.dat' using 1:($5 == 1 ? $2 : 1/0) "
+                "with points pt 7 title 'fitted', \\\n"
+                "     'calibration.dat' using 1:($5 == 0 ? $2 : 1/0) "
+                "with points pt 6 title 'below %.2f s', \\\n"
+                "     f(x) with lines title sprintf('fit: slope %.3f', "
+                "%.4f)\n", c->intercept, c->slope, CHAL_CALIB_MIN_SECONDS,
+                c->slope, c->slope);
+    else
+        fprintf(o, "plot 'calibration.dat' using 1:2 with points pt 7 "
+                "title 'measured'\n");
+    if (finish(o, force, 0) != ST_OK)
+        return ST_ERROR;
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot calibration.gp", dir);
+    if (strchr(dir, '\'') || system("command -v gnuplot >/dev/null 2>&1")) {
+        fprintf(stderr, "calibrate: gnuplot not found: %s and %s written; "
+                "run gnuplot calibration.gp in %s for the plot (Debian: "
+                "gnuplot-nox)\n", dat, gp, dir);
+        return ST_OK;
+    }
+    int rc = system(cmd);
+    if (rc != 0)
+        return fail("calibrate: gnuplot failed on %s", gp);
+    fprintf(stderr, "calibrate: plot in %s\n", svg);
+    return ST_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    lab_args a;
+    uint8_t master[CHAL_MASTER_BYTES] = {0};
+    char err[1024];
+    static chal_calibration c;
+
+    if (parse_args("calibrate", argc, argv, &a, " --set --seed --max-seconds "
+                   "--json --csv --plot --solver --force ") != ST_OK)
+        return ST_ERROR;
+    if (!a.json || !a.csv)
+        return fail("calibrate: usage: calibrate --json FILE --csv FILE "
+                    "[--max-seconds S] [--set NAME] [--seed FILE] "
+                    "[--plot DIR]");
+    const tts_params *p = tts_params_get(a.set ? a.set : "TTS(16,22)");
+    if (!p || !chal_entry_of(p))
+        return fail("calibrate: --set: unknown challenge set '%s'", a.set);
+    if (need_singular("calibrate", a.solver) != ST_OK)
+        return ST_ERROR;
+    if (a.seed && read_master(a.seed, master) != ST_OK)
+        return ST_ERROR;
+    FILE *js = start(a.json, a.force), *cs = js ? start(a.csv, a.force) : NULL;
+    if (!cs) {
+        if (js)
+            finish(js, a.force, 1);
+        return ST_ERROR;
+    }
+    double budget = a.max_seconds > 0 ? a.max_seconds : 300;
+    fprintf(stderr, "calibrate: %s, message 1 of the instance of master "
+            "seed %s, budget %.0f s\n", tts_params_name(p),
+            a.seed ? a.seed : "0^32", budget);
+    int rc = chal_calibrate(&c, p, master, budget, stderr, err, sizeof err);
+    sodium_memzero(master, sizeof master);
+    if (rc != CHAL_OK) {
+        finish(js, a.force, 1);
+        finish(cs, a.force, 1);
+        return fail("calibrate: %s", err);
+    }
+    calib_json(js, &c);
+    calib_csv(cs, &c);
+    if (finish(js, a.force, 0) != ST_OK ||
+        finish(cs, a.force, 0) != ST_OK)
+        return ST_ERROR;
+    fprintf(stderr, "calibrate: %u sizes in %.0f s (%s); ", c.npoints,
+            c.elapsed, c.stopped);
+    if (c.nfit >= 3)
+        fprintf(stderr, "log2 s = %.3f + %.3f * model bits over %u points "
+                "(R^2 %.3f)\n", c.intercept, c.slope, c.nfit, c.r2);
+    else
+        fprintf(stderr, "too few sizes above %.2f s for a fit\n",
+                CHAL_CALIB_MIN_SECONDS);
+    if (a.plot && calib_plot(a.plot, &c, a.force) != ST_OK)
+        return ST_ERROR;
+    return ST_OK;
+}
