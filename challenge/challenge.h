@@ -188,6 +188,11 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
 /* D_reg of m semi-regular quadratic equations in nv <= m variables. */
 unsigned chal_dreg(unsigned m, unsigned nv);
 
+/* The highest degree an F4-style solver reaches there: D_reg when the
+ * Hilbert-series coefficient at D_reg is negative, D_reg + 1 when it is
+ * exactly zero. */
+unsigned chal_solver_degree(unsigned m, unsigned nv);
+
 typedef struct {
     unsigned k, nv, dreg;
     double bits;

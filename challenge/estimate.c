@@ -17,33 +17,61 @@ static double log2_mpz(const mpz_t x)
     return log2(d) + (double)e;
 }
 
+/* c = coefficient of z^d in (1-z^2)^m / (1-z)^nv:
+ * sum_i (-1)^i C(m,i) C(nv-1+d-2i, d-2i). */
+static void series_coef(mpz_t c, unsigned m, unsigned nv, unsigned d)
+{
+    mpz_t t, u;
+
+    mpz_inits(t, u, NULL);
+    mpz_set_ui(c, 0);
+    for (unsigned i = 0; 2 * i <= d && i <= m; i++) {
+        unsigned j = d - 2 * i;
+        mpz_bin_uiui(t, m, i);
+        mpz_bin_uiui(u, nv - 1 + j, j);
+        mpz_mul(t, t, u);
+        if (i & 1)
+            mpz_sub(c, c, t);
+        else
+            mpz_add(c, c, t);
+    }
+    mpz_clears(t, u, NULL);
+}
+
 /* D_reg of m quadratic equations in nv variables (semi-regular): index of
- * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Coefficient
- * d is sum_i (-1)^i C(m,i) C(nv-1+d-2i, d-2i). Returns 0 if none below
- * limit (cannot happen for nv <= m). */
+ * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Returns 0 if
+ * none below limit (cannot happen for nv <= m). */
 unsigned chal_dreg(unsigned m, unsigned nv)
 {
-    mpz_t c, t, u;
-    unsigned d, found = 0;
+    mpz_t c;
+    unsigned found = 0;
 
-    mpz_inits(c, t, u, NULL);
-    for (d = 0; d <= 4 * m + 4 && !found; d++) {
-        mpz_set_ui(c, 0);
-        for (unsigned i = 0; 2 * i <= d && i <= m; i++) {
-            unsigned j = d - 2 * i;
-            mpz_bin_uiui(t, m, i);
-            mpz_bin_uiui(u, nv - 1 + j, j);
-            mpz_mul(t, t, u);
-            if (i & 1)
-                mpz_sub(c, c, t);
-            else
-                mpz_add(c, c, t);
-        }
+    mpz_init(c);
+    for (unsigned d = 0; d <= 4 * m + 4 && !found; d++) {
+        series_coef(c, m, nv, d);
         if (mpz_sgn(c) <= 0)
             found = d;
     }
-    mpz_clears(c, t, u, NULL);
+    mpz_clear(c);
     return found;
+}
+
+/* The highest degree an F4-style solver reaches on m semi-regular
+ * quadratic equations in nv <= m variables: D_reg if the coefficient of
+ * z^D_reg is negative, D_reg + 1 if it is exactly zero (docs/SECURITY.md
+ * section 2, measured with Singular's slimgb). 0 if D_reg is 0. */
+unsigned chal_solver_degree(unsigned m, unsigned nv)
+{
+    unsigned d = chal_dreg(m, nv);
+    mpz_t c;
+
+    if (d == 0)
+        return 0;
+    mpz_init(c);
+    series_coef(c, m, nv, d);
+    unsigned r = mpz_sgn(c) == 0 ? d + 1 : d;
+    mpz_clear(c);
+    return r;
 }
 
 /* Hybrid XL/F4 cost of eqs quadratic equations in vars unknowns over
@@ -117,12 +145,18 @@ void chal_structural_attacks(const tts_params *p, chal_structural *s)
     struct prefix g[4];
     unsigned ng = tts_prefixes(v, a, b, g);
 
-    /* MinRank: a combination of the first groups' forms has rank <= support;
-     * a random vector is in the kernel of one of the `oil`-dimensional
-     * family with probability q^-(support - oil + 1). */
+    /* MinRank (kernel guessing): a random x lies in the kernel of the
+     * polar form of some member of a group's `oil`-dimensional family iff
+     * the support x `oil` matrix [M_1 x .. M_oil x] (restricted to the
+     * group's `support` variables) has a nonzero kernel. In characteristic
+     * 2 every polar form is alternating, x^T M x = 0, so its columns lie in
+     * the (support - 1)-dimensional x-perp: probability
+     * q^-((support - 1) - oil + 1) = q^-(support - oil). (Odd support: every
+     * member has even rank <= support - 1; even support: the singular
+     * members, of rank support - 2, form the Pfaffian hypersurface.) */
     s->e_mr = UINT32_MAX;
     for (unsigned i = 0; i < ng; i++) {
-        unsigned e = g[i].support - g[i].oil + 1;
+        unsigned e = g[i].support - g[i].oil;
         if (e < s->e_mr)
             s->e_mr = e;
     }

@@ -270,13 +270,18 @@ check $? "claimed bits and prize from the challenge table"
 run 0 "estimate --json" "$TC" estimate --json --params 16,22,tts-36-50
 cp out est.json
 run 0 "dreg 16 16" "$TC" dreg 16 16
-[ "$(cat out)" = 17 ]
-check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m)"
+[ "$(cat out)" = "17 18" ]
+check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m), series 0 there: solver m + 2"
+run 0 "dreg 16 12" "$TC" dreg 16 12
+[ "$(cat out)" = "5 5" ]
+check $? "D_reg(16, 12) = 5, series negative there: solver degree 5"
 if [ -n "$PY" ]; then
     $PY "$EC" hybrid "$TC" est.json
     check $? "D_reg and hybrid costs match an independent computation"
     $PY "$EC" dreg-n1 "$TC"
     check $? "D_reg(n+1, n) = ceil((n+2)/2) for n = 2..59"
+    $PY "$EC" solver "$TC"
+    check $? "solver degree matches an independent series for 1 <= NV <= M <= 40"
     run 0 "estimate --json all" "$TC" estimate --json
     cp out estall.json
     $PY "$EC" structural estall.json

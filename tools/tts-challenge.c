@@ -42,7 +42,8 @@ static const char usage_text[] =
     "        recompute every file of DIR from the revealed master seed\n"
     "  dreg M NV\n"
     "        degree of regularity of M semi-regular quadratic equations in\n"
-    "        NV <= M variables\n"
+    "        NV <= M variables, then the highest degree an F4-style solver\n"
+    "        reaches (D_reg, or D_reg + 1 if the series is 0 there)\n"
     "  help  show this text\n"
     "\n"
     "LIST: comma-separated set names, e.g. tts-16-22,tts-20-28 or\n"
@@ -487,7 +488,8 @@ static int cmd_dreg(int argc, char **argv)
     if (errno || *e1 || *e2 || argv[0][0] == '-' || argv[1][0] == '-' ||
         m < 1 || m > 1000 || nv < 1 || nv > m)
         return fail("dreg: expected 1 <= NV <= M <= 1000");
-    printf("%u\n", chal_dreg((unsigned)m, (unsigned)nv));
+    printf("%u %u\n", chal_dreg((unsigned)m, (unsigned)nv),
+           chal_solver_degree((unsigned)m, (unsigned)nv));
     return ST_OK;
 }
 
