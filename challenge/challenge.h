@@ -267,6 +267,7 @@ typedef struct {
     uint8_t K[CHAL_TOY_MAX_N * CHAL_TOY_MAX_N];
     int span_ok, kernel_ok;         /* checked against the secret */
     double seconds;
+    double log2_middle_rate;        /* log2 of hits per try and middle group */
 } chal_toy_result;
 
 /* The kernel-guessing MinRank attack on the toy key's public forms: up to

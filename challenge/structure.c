@@ -17,6 +17,7 @@
  * zero (alternating), so its rank is even.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -565,6 +566,8 @@ int chal_toy_attack(const chal_toy_key *k, const uint8_t seed[32],
         combine(Kst + (size_t)d * n * n, k->pub, r->U + (size_t)d * m, m, n);
     r->dk = r->du ? gf_kernel(Kst, r->du * n, n, r->K, n) : 0;
     r->seconds = now_seconds() - t0;
+    unsigned long long mid = r->by_group[1] + r->by_group[2];
+    r->log2_middle_rate = mid ? log2((double)mid / 2.0 / (double)r->tries) : -INFINITY;
     r->span_ok = chal_toy_check_span(k, r->U, r->du);
     r->kernel_ok = r->du && chal_toy_check_kernel(k, r->K, r->dk);
     free(PT), free(Kst);

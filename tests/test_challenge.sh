@@ -289,6 +289,17 @@ if [ -n "$PY" ]; then
 else
     skip "independent estimate check" "python3 not found"
 fi
+# --- structure: the toy MinRank attack ----------------------------------------
+S=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
+run 0 "structure: toy key (4,5,3) broken" "$TC" structure --seed $S
+[ "$(grep -c 'matches the secret' out)" = 2 ] && grep -q 'not a challenge key' out
+check $? "structure: span and kernel recovered and checked against the secret"
+run 1 "structure: the TTS(16,22) shape does not fall in 2000 tries" "$TC" \
+    structure --seed $S --size 6,7,7 --tries 2000
+[ "$(grep -c 'does NOT match the secret' out)" = 2 ]
+check $? "structure: a failed recovery is reported as a mismatch"
+run 2 "structure: odd v refused" "$TC" structure --size 5,7,3
+run 2 "structure: short seed refused" "$TC" structure --seed 5a5a
 run 2 "estimate of an unknown set refused" "$TC" estimate --params 99,99
 run 2 "unknown command refused" "$TC" frobnicate
 
