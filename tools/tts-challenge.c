@@ -563,10 +563,10 @@ static int cmd_structure(int argc, char **argv)
     if (r->tries_to_span)
         printf("span complete after %llu tries\n", r->tries_to_span);
     printf("recovered: %u-dimensional span of public combinations (layer 1 + "
-           "middle, %u expected): %s\n", r->du, a + 2,
+           "middle: %u expected): %s\n", r->du, a + 2,
            r->span_ok ? "matches the secret" : "does NOT match the secret");
     printf("recovered: %u-dimensional common kernel of their polar forms "
-           "(x_0 and layer 3, %u expected): %s\n", r->dk, k->n - k->support,
+           "(x_0, x_mu2, layer 3: %u expected): %s\n", r->dk, k->n - k->support,
            r->kernel_ok ? "matches the secret" : "does NOT match the secret");
     int ok = r->span_ok && r->kernel_ok;
     free(k), free(r);
