@@ -13,6 +13,8 @@
  *   export.c    the system in Singular, Magma, Sage and MQ Challenge form
  *   lab.c       toy attacks: sub-systems solved by Singular
  *   estimate.c  the security estimator (docs/SECURITY.md), exact in GMP
+ *   structure.c polar-form ranks measured on keys; a toy TTS-like key and
+ *               the MinRank attack that recovers its structure
  *
  * Functions returning int give CHAL_OK (0) or a negative code, with an
  * English reason in err; verdicts are CHAL_VALID / CHAL_INVALID.
@@ -375,8 +377,9 @@ int chal_calibrate(chal_calibration *c, const tts_params *p,
 /* D_reg of m semi-regular quadratic equations in nv <= m variables. */
 unsigned chal_dreg(unsigned m, unsigned nv);
 
-/* The highest degree an F4-type solver reaches on them: D_reg when the
- * series coefficient at D_reg is negative, D_reg + 1 when it is 0. */
+/* The highest degree an F4-style solver reaches there: D_reg when the
+ * Hilbert-series coefficient at D_reg is negative, D_reg + 1 when it is
+ * exactly zero. */
 unsigned chal_solver_degree(unsigned m, unsigned nv);
 
 /* log2 of C(nv + D, D)^2, D = D_reg(m, nv): the model's cost of m
@@ -402,5 +405,71 @@ void chal_structural_attacks(const tts_params *p, chal_structural *s);
 
 /* log2 of q^m, the exhaustive search. */
 double chal_exhaustive_bits(const tts_params *p);
+
+/* ---- structure.c: ranks measured on keys; the toy key and its attack ---- */
+
+/* Ranks of the polar forms (docs/SECURITY.md section 3) on the key of set
+ * p made by tts_keypair_from_seed(seed). Groups g = 0..3: layer 1, + mu1,
+ * + mu2, all m; oil[g] central equations, support[g] variables their polar
+ * forms touch (counted on the key). form_*: each central form of the
+ * group's own rows; comb_*: trials random members of the group with the
+ * coefficient of its last row nonzero, in the central basis; pub_*: the
+ * same members taken from the public key, (lambda S1) . P. */
+typedef struct {
+    unsigned oil[4], support[4];
+    unsigned form_min[4], form_max[4];
+    unsigned comb_min[4], comb_max[4];
+    unsigned pub_min[4], pub_max[4];
+    unsigned pub_mismatch;           /* members whose two ranks differ */
+    unsigned random_min, random_max; /* random combinations of all m */
+    unsigned exponent;               /* min over g of support - oil */
+} chal_rank_report;
+
+int chal_key_ranks(const tts_params *p, const uint8_t seed[TTS_SEED_BYTES],
+                   unsigned trials, chal_rank_report *r);
+
+/* A TTS-like toy key of structure.c's own (never a key of the library):
+ * the central map of docs/SPEC.md section 4 for v, a, b (v even,
+ * 4 <= v < a <= 2v - 1, 1 <= b <= a), random invertible A1, A3 and nonzero
+ * coefficients from a seed; the public side is the m polar forms. */
+#define CHAL_TOY_MAX_M 36
+#define CHAL_TOY_MAX_N 50
+typedef struct {
+    unsigned v, a, b, m, n;
+    uint8_t A1[CHAL_TOY_MAX_M * CHAL_TOY_MAX_M], S1[CHAL_TOY_MAX_M * CHAL_TOY_MAX_M];
+    uint8_t A3[CHAL_TOY_MAX_N * CHAL_TOY_MAX_N], S3[CHAL_TOY_MAX_N * CHAL_TOY_MAX_N];
+    unsigned support;                   /* variables of layer 1 + middle */
+    uint8_t in_support[CHAL_TOY_MAX_N];
+    uint8_t pub[CHAL_TOY_MAX_M * CHAL_TOY_MAX_N * CHAL_TOY_MAX_N];
+} chal_toy_key;
+
+int chal_toy_shape_ok(unsigned v, unsigned a, unsigned b);
+/* 1 if the toy generator's terms for p's v, a, b are p's table. */
+int chal_toy_terms_match(const tts_params *p);
+int chal_toy_keygen(chal_toy_key *k, unsigned v, unsigned a, unsigned b,
+                    const uint8_t seed[32], char *err, size_t errlen);
+
+typedef struct {
+    unsigned long long tries, solutions, hits, rejected, tries_to_span;
+    unsigned long long by_group[4]; /* layer 1, + mu1, + mu2, other */
+    unsigned min_rank;
+    unsigned du, dk;                /* recovered span and kernel */
+    uint8_t U[CHAL_TOY_MAX_M * CHAL_TOY_MAX_M];
+    uint8_t K[CHAL_TOY_MAX_N * CHAL_TOY_MAX_N];
+    int span_ok, kernel_ok;         /* checked against the secret */
+    double seconds;
+    double log2_middle_rate;        /* log2 of hits per try and middle group */
+} chal_minrank_result;
+
+/* The kernel-guessing MinRank attack on the toy key's public forms: up to
+ * max_tries tries, stopping once the a + 2 dimensional span is recovered
+ * unless measure. */
+int chal_toy_attack(const chal_toy_key *k, const uint8_t seed[32],
+                    unsigned long long max_tries, int measure,
+                    chal_minrank_result *r);
+/* The checks against the secret: U (du rows of m) spans the secret layer
+ * 1 + middle space; K (dk rows of n) is the secret kernel. */
+int chal_toy_check_span(const chal_toy_key *k, const uint8_t *U, unsigned du);
+int chal_toy_check_kernel(const chal_toy_key *k, const uint8_t *K, unsigned dk);
 
 #endif /* TTS_CHALLENGE_H */

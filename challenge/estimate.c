@@ -17,9 +17,9 @@ static double log2_mpz(const mpz_t x)
     return log2(d) + (double)e;
 }
 
-/* The coefficient of z^d in (1-z^2)^m / (1-z)^nv, into c:
+/* c = coefficient of z^d in (1-z^2)^m / (1-z)^nv:
  * sum_i (-1)^i C(m,i) C(nv-1+d-2i, d-2i). */
-static void series_coeff(mpz_t c, unsigned m, unsigned nv, unsigned d)
+static void series_coef(mpz_t c, unsigned m, unsigned nv, unsigned d)
 {
     mpz_t t, u;
 
@@ -39,8 +39,8 @@ static void series_coeff(mpz_t c, unsigned m, unsigned nv, unsigned d)
 }
 
 /* D_reg of m quadratic equations in nv variables (semi-regular): index of
- * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Returns 0
- * if none below the limit (cannot happen for nv <= m). */
+ * the first non-positive coefficient of (1-z^2)^m / (1-z)^nv. Returns 0 if
+ * none below limit (cannot happen for nv <= m). */
 unsigned chal_dreg(unsigned m, unsigned nv)
 {
     mpz_t c;
@@ -48,7 +48,7 @@ unsigned chal_dreg(unsigned m, unsigned nv)
 
     mpz_init(c);
     for (unsigned d = 0; d <= 4 * m + 4 && !found; d++) {
-        series_coeff(c, m, nv, d);
+        series_coef(c, m, nv, d);
         if (mpz_sgn(c) <= 0)
             found = d;
     }
@@ -56,16 +56,22 @@ unsigned chal_dreg(unsigned m, unsigned nv)
     return found;
 }
 
+/* The highest degree an F4-style solver reaches on m semi-regular
+ * quadratic equations in nv <= m variables: D_reg if the coefficient of
+ * z^D_reg is negative, D_reg + 1 if it is exactly zero (docs/SECURITY.md
+ * section 2, measured with Singular's slimgb). 0 if D_reg is 0. */
 unsigned chal_solver_degree(unsigned m, unsigned nv)
 {
     unsigned d = chal_dreg(m, nv);
     mpz_t c;
 
+    if (d == 0)
+        return 0;
     mpz_init(c);
-    series_coeff(c, m, nv, d);
-    int zero = mpz_sgn(c) == 0;
+    series_coef(c, m, nv, d);
+    unsigned r = mpz_sgn(c) == 0 ? d + 1 : d;
     mpz_clear(c);
-    return zero ? d + 1 : d;
+    return r;
 }
 
 double chal_f4_bits(unsigned m, unsigned nv)
@@ -151,12 +157,18 @@ void chal_structural_attacks(const tts_params *p, chal_structural *s)
     struct prefix g[4];
     unsigned ng = tts_prefixes(v, a, b, g);
 
-    /* MinRank: a combination of the first groups' forms has rank <= support;
-     * a random vector is in the kernel of one of the `oil`-dimensional
-     * family with probability q^-(support - oil + 1). */
+    /* MinRank (kernel guessing): a random x lies in the kernel of the
+     * polar form of some member of a group's `oil`-dimensional family iff
+     * the support x `oil` matrix [M_1 x .. M_oil x] (restricted to the
+     * group's `support` variables) has a nonzero kernel. In characteristic
+     * 2 every polar form is alternating, x^T M x = 0, so its columns lie in
+     * the (support - 1)-dimensional x-perp: probability
+     * q^-((support - 1) - oil + 1) = q^-(support - oil). (Odd support: every
+     * member has even rank <= support - 1; even support: the singular
+     * members, of rank support - 2, form the Pfaffian hypersurface.) */
     s->e_mr = UINT32_MAX;
     for (unsigned i = 0; i < ng; i++) {
-        unsigned e = g[i].support - g[i].oil + 1;
+        unsigned e = g[i].support - g[i].oil;
         if (e < s->e_mr)
             s->e_mr = e;
     }

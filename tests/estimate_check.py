@@ -5,6 +5,7 @@ never from the tool's own output:
 
   estimate_check.py hybrid TC EST.json   D_reg and the direct hybrid attack
   estimate_check.py dreg-n1 TC           D_reg(n+1, n) = ceil((n+2)/2)
+  estimate_check.py solver TC            the solver degree of `dreg`
   estimate_check.py structural EST.json  MinRank, HighRank, UOV, UOV-R, RBS
 """
 import json
@@ -13,9 +14,9 @@ import subprocess
 import sys
 
 
-def dreg(eqs, nv):
-    """First non-positive coefficient of (1-z^2)^eqs / (1-z)^nv, by a direct
-    power-series expansion (the tool sums binomials instead)."""
+def series(eqs, nv):
+    """Coefficients of (1-z^2)^eqs / (1-z)^nv up to z^(4 eqs + 7), by a
+    direct power-series expansion (the tool sums binomials instead)."""
     size = 4 * eqs + 8
     s = [0] * size
     for i in range(eqs + 1):
@@ -27,7 +28,27 @@ def dreg(eqs, nv):
             acc += c
             out.append(acc)
         s = out
-    return next(d for d, c in enumerate(s) if c <= 0)
+    return s
+
+
+def dreg(eqs, nv):
+    """First non-positive coefficient of the series."""
+    return next(d for d, c in enumerate(series(eqs, nv)) if c <= 0)
+
+
+def solver_degree(eqs, nv):
+    """F4's highest degree: D_reg if the coefficient there is negative,
+    D_reg + 1 if it is zero."""
+    d = dreg(eqs, nv)
+    return d + 1 if series(eqs, nv)[d] == 0 else d
+
+
+def tool_dreg(tc, eqs, nv):
+    """(D_reg, solver degree) as `tts-challenge dreg` prints them."""
+    out = subprocess.check_output([tc, "dreg", str(eqs), str(nv)]).split()
+    if len(out) != 2:
+        fail("dreg output", eqs, nv, out)
+    return int(out[0]), int(out[1])
 
 
 def hybrid(eqs, nv, omega):
@@ -56,7 +77,7 @@ def fail(*what):
 def check_hybrid(tc, path):
     for m, nv in [(16, 15), (16, 14), (20, 19), (24, 20), (28, 25), (36, 34),
                   (36, 32), (10, 5), (30, 10)]:
-        got = int(subprocess.check_output([tc, "dreg", str(m), str(nv)]))
+        got = tool_dreg(tc, m, nv)[0]
         if got != dreg(m, nv):
             fail("dreg", m, nv, got, dreg(m, nv))
     est = json.load(open(path))
@@ -77,9 +98,28 @@ def check_dreg_n1(tc):
     # forms by Stanley (Adv. Math. 28, 1978); coefficient
     # C(n+1,d) - C(n+1,d-1) is first <= 0 at d = ceil((n+2)/2).
     for n in range(2, 60):
-        got = int(subprocess.check_output([tc, "dreg", str(n + 1), str(n)]))
+        got = tool_dreg(tc, n + 1, n)[0]
         if got != (n + 3) // 2:
             fail("dreg", n + 1, n, got)
+
+
+def check_solver(tc):
+    # Both cases occur: (16, 16) has the series (1+z)^16, exactly 0 at
+    # D_reg = 17 (solver degree 18); (16, 12) is negative at D_reg = 5.
+    zero = neg = 0
+    for eqs in range(1, 41):
+        for nv in range(1, eqs + 1):
+            d, sd = tool_dreg(tc, eqs, nv)
+            want = solver_degree(eqs, nv)
+            if (d, sd) != (dreg(eqs, nv), want):
+                fail("solver degree", eqs, nv, d, sd, want)
+            if sd == d + 1:
+                zero += 1
+            else:
+                neg += 1
+    if not zero or not neg:
+        fail("solver degree cases", zero, neg)
+    print("# solver degree: %d pairs D_reg + 1 (zero), %d pairs D_reg" % (zero, neg))
 
 
 # Published secret-key sizes (TTS Challenge): a and b are derived from them
@@ -103,10 +143,12 @@ def check_structural(path):
         if len(ab) != 1:
             fail(s["set"], "layer sizes", ab)
         a, b = ab[0]
-        # MinRank: groups (layer 1), (+mu1), (+mu2), (all):
-        # support - equations + 1
-        e = min((v - 1 + a) - a + 1, (v - 1 + a) - (a + 1) + 1,
-                (v + a) - (a + 2) + 1, n - m + 1)
+        # MinRank: groups (layer 1), (+mu1), (+mu2), (all) with their
+        # supports; alternating polar forms: support - equations (not + 1)
+        e = min((v - 1 + a) - a, (v - 1 + a) - (a + 1),
+                (v + a) - (a + 2), n - m)
+        if e != v - 2 or s["minrank"]["q_exponent"] != e:
+            fail(s["set"], "MinRank exponent", e, s["minrank"])
         want = {
             "minrank": math.log2(q ** e * m * (3 * n * n - m * m) // 6),
             "highrank": math.log2(q ** b * n ** 3 // 6),
@@ -135,6 +177,8 @@ if __name__ == "__main__":
         check_hybrid(sys.argv[2], sys.argv[3])
     elif cmd == "dreg-n1":
         check_dreg_n1(sys.argv[2])
+    elif cmd == "solver":
+        check_solver(sys.argv[2])
     elif cmd == "structural":
         check_structural(sys.argv[2])
     else:

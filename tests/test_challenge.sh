@@ -270,13 +270,18 @@ check $? "claimed bits and prize from the challenge table"
 run 0 "estimate --json" "$TC" estimate --json --params 16,22,tts-36-50
 cp out est.json
 run 0 "dreg 16 16" "$TC" dreg 16 16
-[ "$(cat out)" = 17 ]
-check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m)"
+[ "$(cat out)" = "17 18" ]
+check $? "D_reg(m, m) = m + 1 ((1-z^2)^m/(1-z)^m = (1+z)^m), series 0 there: solver m + 2"
+run 0 "dreg 16 12" "$TC" dreg 16 12
+[ "$(cat out)" = "5 5" ]
+check $? "D_reg(16, 12) = 5, series negative there: solver degree 5"
 if [ -n "$PY" ]; then
     $PY "$EC" hybrid "$TC" est.json
     check $? "D_reg and hybrid costs match an independent computation"
     $PY "$EC" dreg-n1 "$TC"
     check $? "D_reg(n+1, n) = ceil((n+2)/2) for n = 2..59"
+    $PY "$EC" solver "$TC"
+    check $? "solver degree matches an independent series for 1 <= NV <= M <= 40"
     run 0 "estimate --json all" "$TC" estimate --json
     cp out estall.json
     $PY "$EC" structural estall.json
@@ -284,6 +289,17 @@ if [ -n "$PY" ]; then
 else
     skip "independent estimate check" "python3 not found"
 fi
+# --- structure: the toy MinRank attack ----------------------------------------
+S=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
+run 0 "structure: toy key (4,5,3) broken" "$TC" structure --seed $S
+[ "$(grep -c 'matches the secret' out)" = 2 ] && grep -q 'not a challenge key' out
+check $? "structure: span and kernel recovered and checked against the secret"
+run 1 "structure: the TTS(16,22) shape does not fall in 2000 tries" "$TC" \
+    structure --seed $S --size 6,7,7 --tries 2000
+[ "$(grep -c 'does NOT match the secret' out)" = 2 ]
+check $? "structure: a failed recovery is reported as a mismatch"
+run 2 "structure: odd v refused" "$TC" structure --size 5,7,3
+run 2 "structure: short seed refused" "$TC" structure --seed 5a5a
 run 2 "estimate of an unknown set refused" "$TC" estimate --params 99,99
 run 2 "unknown command refused" "$TC" frobnicate
 

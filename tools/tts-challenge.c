@@ -41,7 +41,11 @@ static const char usage_text[] =
     "        recompute every file of DIR from the revealed master seed\n"
     "  dreg M NV\n"
     "        degree of regularity of M semi-regular quadratic equations in\n"
-    "        NV <= M variables\n"
+    "        NV <= M variables, then the highest degree an F4-style solver\n"
+    "        reaches (D_reg, or D_reg + 1 if the series is 0 there)\n"
+    "  structure [--seed HEX] [--size V,A,B] [--tries N] [--measure]\n"
+    "        MinRank attack on a toy TTS-like key (default 4,5,3; not a\n"
+    "        challenge key): recover its hidden structure, check the secret\n"
     "  export DIR --message I --format FMT -o FILE [--set NAME] [--fix K]\n"
     "         [--fix-seed HEX] [--pk-sha256 HEX] [--force]\n"
     "        the system P(w) + h = 0 of message I for a solver; FMT is\n"
@@ -508,8 +512,86 @@ static int cmd_dreg(int argc, char **argv)
     if (errno || *e1 || *e2 || argv[0][0] == '-' || argv[1][0] == '-' ||
         m < 1 || m > 1000 || nv < 1 || nv > m)
         return fail("dreg: expected 1 <= NV <= M <= 1000");
-    printf("%u\n", chal_dreg((unsigned)m, (unsigned)nv));
+    printf("%u %u\n", chal_dreg((unsigned)m, (unsigned)nv),
+           chal_solver_degree((unsigned)m, (unsigned)nv));
     return ST_OK;
+}
+
+/* ---- structure: the toy MinRank attack (docs/SECURITY.md section 3) ---- */
+
+static int cmd_structure(int argc, char **argv)
+{
+    uint8_t seed[32];
+    unsigned v = 4, a = 5, b = 3;
+    unsigned long long tries = 1ull << 24;
+    int measure = 0, have_seed = 0;
+    char err[256] = "", hex[65];
+
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        size_t got;
+        char *e, c;
+        if (strcmp(o, "--measure") == 0) {
+            measure = 1;
+        } else if (strcmp(o, "--seed") == 0 && val) {
+            if (strlen(val) != 64 ||
+                sodium_hex2bin(seed, sizeof seed, val, 64, NULL, &got, NULL) != 0 ||
+                got != sizeof seed)
+                return fail("structure: --seed: expected 64 hex digits");
+            have_seed = 1, i++;
+        } else if (strcmp(o, "--size") == 0 && val) {
+            if (sscanf(val, "%u,%u,%u%c", &v, &a, &b, &c) != 3 ||
+                !chal_toy_shape_ok(v, a, b))
+                return fail("structure: --size V,A,B: v even, 4 <= v < a <= "
+                            "2v-1, 1 <= b <= a, a+2+b <= %d", CHAL_TOY_MAX_M);
+            i++;
+        } else if (strcmp(o, "--tries") == 0 && val) {
+            errno = 0;
+            tries = strtoull(val, &e, 10);
+            if (errno || *e || val[0] == '-' || !tries)
+                return fail("structure: --tries: expected a positive count");
+            i++;
+        } else
+            return fail("structure: unexpected argument '%s'", o);
+    }
+    if (!have_seed)
+        randombytes_buf(seed, sizeof seed);
+    sodium_bin2hex(hex, sizeof hex, seed, sizeof seed);
+    chal_toy_key *k = malloc(sizeof *k);
+    chal_minrank_result *r = malloc(sizeof *r);
+    if (!k || !r || chal_toy_keygen(k, v, a, b, seed, err, sizeof err) != CHAL_OK ||
+        chal_toy_attack(k, seed, tries, measure, r) != CHAL_OK) {
+        free(k), free(r);
+        return fail("structure: %s", err[0] ? err : "out of memory");
+    }
+    unsigned long long mid = r->by_group[1] + r->by_group[2];
+    printf("toy TTS-like key (structure.c's own generator, not a challenge "
+           "key): v=%u a=%u b=%u, m=%u n=%u\nseed %s\n", v, a, b, k->m, k->n,
+           hex);
+    snprintf(err, sizeof err, r->solutions ? "%u" : "none", r->min_rank);
+    printf("kernel guessing: %llu tries in %.2f s (%.2f us/try), %llu with a "
+           "solution mu, %llu hits of rank <= v+a = %u (lowest rank %s), %llu "
+           "rejected\n", r->tries, r->seconds,
+           1e6 * r->seconds / (double)r->tries, r->solutions, r->hits, v + a,
+           err, r->rejected);
+    printf("hits by secret group: layer 1 %llu, +mu1 %llu, +mu2 %llu, other "
+           "%llu; model q^-(v-2) = 2^-%u per try and middle group",
+           r->by_group[0], r->by_group[1], r->by_group[2], r->by_group[3],
+           8 * (v - 2));
+    if (mid)
+        printf(", measured 2^%.1f", r->log2_middle_rate);
+    printf("\n");
+    if (r->tries_to_span)
+        printf("span complete after %llu tries\n", r->tries_to_span);
+    printf("recovered: %u-dimensional span of public combinations (layer 1 + "
+           "middle: %u expected): %s\n", r->du, a + 2,
+           r->span_ok ? "matches the secret" : "does NOT match the secret");
+    printf("recovered: %u-dimensional common kernel of their polar forms "
+           "(x_0, x_mu2, layer 3: %u expected): %s\n", r->dk, k->n - k->support,
+           r->kernel_ok ? "matches the secret" : "does NOT match the secret");
+    int ok = r->span_ok && r->kernel_ok;
+    free(k), free(r);
+    return ok ? ST_OK : ST_INVALID;
 }
 
 int main(int argc, char **argv)
@@ -520,8 +602,9 @@ int main(int argc, char **argv)
     } commands[] = {
         {"estimate", cmd_estimate}, {"generate", cmd_generate},
         {"verify", cmd_verify},     {"reveal-check", cmd_reveal_check},
-        {"dreg", cmd_dreg},         {"export", cmd_export},
-        {"toy", cmd_toy},           {"calibrate", cmd_calibrate},
+        {"dreg", cmd_dreg},         {"structure", cmd_structure},
+        {"export", cmd_export},     {"toy", cmd_toy},
+        {"calibrate", cmd_calibrate},
     };
 
     if (argc < 2) {
