@@ -1,0 +1,161 @@
+#!/bin/sh
+# The attack lab: tts-challenge export (every format parsed back by an
+# independent reader and evaluated at a genuine signature), toy (a small
+# sub-system solved by Singular, the solution checked independently) and
+# calibrate (the fit recomputed). python3 is needed; Singular for the
+# solver parts (skipped without it).
+set -u
+: "${top_builddir:=.}"
+TC=$top_builddir/tts-challenge
+TTS=$top_builddir/tts
+LC=${srcdir:-.}/tests/lab_check.py
+for v in TC TTS LC; do
+    eval "p=\$$v"
+    case $p in /*) ;; *) eval "$v=\$(pwd)/\$p" ;; esac
+done
+if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
+    echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
+    exit 99
+fi
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; }
+SING=${TTS_SINGULAR:-$(command -v Singular 2>/dev/null)}
+dir=$(mktemp -d) || exit 99
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' HUP INT TERM
+cd "$dir" || exit 99
+
+t=0
+fail=0
+pass() { t=$((t + 1)); echo "ok $t - $1"; }
+flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
+skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
+check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; sed 's/^/#   /' err 2>/dev/null; fi; }
+run() {
+    want=$1 desc=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    if [ "$got" = "$want" ]; then pass "$desc"; else
+        flunk "$desc (exit $got, expected $want)"
+        sed 's/^/#   /' out err
+    fi
+}
+
+# --- an instance and a genuine signature of its message 1 --------------------
+printf '0123456789abcdef0123456789abcdef' >master
+run 0 "generate a TTS(16,22) instance" "$TC" generate --params 16,22 \
+    --instances 2 --master-seed master --date 2026-12-04 --out ch
+python3 -c '
+import hashlib
+m = open("master", "rb").read()
+open("iseed", "wb").write(hashlib.sha512(b"libtts challenge instance" + m
+                                         + b"TTS(16,22)").digest()[:32])'
+"$TTS" keygen --params 16,22 --seed iseed -o inst >/dev/null 2>&1 &&
+    "$TTS" sign -k inst.sec -o sol ch/tts-16-22/msg-1.txt >/dev/null 2>&1 &&
+    tail -c 22 sol >sig.raw && cp sig.raw bad.raw &&
+    printf '\001' | dd of=bad.raw bs=1 seek=5 conv=notrunc 2>/dev/null
+check $? "a genuine signature from the independently derived instance seed"
+
+# --- export: the four formats ------------------------------------------------
+FS=0000000000000000000000000000000000000000000000000000000000000007
+for f in singular magma sage mq; do
+    run 0 "export $f" "$TC" export ch --message 1 --format $f -o full.$f
+    python3 "$LC" eval full.$f $f sig.raw 2>err
+    check $? "$f: every equation parsed back is 0 at the signature"
+    python3 "$LC" eval full.$f $f bad.raw 2>/dev/null
+    [ $? = 1 ]
+    check $? "$f: and not 0 at a signature with one byte changed"
+    run 0 "export $f --fix 6" "$TC" export ch --set tts-16-22 --message 1 \
+        --format $f -o part.$f --fix 6 --fix-seed $FS
+    python3 "$LC" reduced full.$f part.$f $f 2>err
+    check $? "$f: the reduced system is the full one with the header's values substituted"
+done
+"$TC" export ch --message 1 --format mq -o again.mq --fix 6 --fix-seed $FS \
+    >/dev/null 2>&1 && cmp -s part.mq again.mq
+check $? "export --fix with one --fix-seed repeats byte for byte"
+grep -q 'w16=' part.mq && ! grep -q 'w15=' part.mq &&
+    grep -q '^Number of variables (n) : 16$' part.mq
+check $? "--fix 6 fixes w_16..w_21 and leaves 16 unknowns"
+run 2 "unknown format refused" "$TC" export ch --message 1 --format maple -o x
+run 2 "--fix n refused" "$TC" export ch --message 1 --format mq -o x --fix 22
+run 2 "--fix-seed without --fix refused" "$TC" export ch --message 1 \
+    --format mq -o x --fix-seed $FS
+run 2 "message 3 of 2 refused" "$TC" export ch --message 3 --format mq -o x
+run 2 "existing output kept" "$TC" export ch --message 1 --format mq \
+    -o full.mq
+run 0 "--force replaces it" "$TC" export ch --message 1 --format mq \
+    -o full.mq --force
+cp -r ch hostile && printf '\377' | dd of=hostile/tts-16-22/pk.tts bs=1 \
+    seek=100 conv=notrunc 2>/dev/null
+run 2 "a public key that differs from the manifest refused" "$TC" export \
+    hostile --message 1 --format mq -o x
+grep -q 'SHA-256' err
+check $? "and the reason names the hash"
+
+# --- Singular -------------------------------------------------------------------
+if [ -z "$SING" ] || [ ! -x "$SING" ]; then
+    for d in "Singular loads the export" "toy 8 in 8" "toy genuine branch" \
+             "toy timeout" "calibrate"; do
+        skip "$d" "Singular not installed (apt-get install singular)"
+    done
+    run 2 "toy without Singular says how to install it" env \
+        TTS_SINGULAR=/nonexistent "$TC" toy ch --message 1 --equations 8 \
+        --vars 8 --json t.json
+    exit $fail
+fi
+python3 "$LC" singular-at full.singular sig.raw >at.sing &&
+    "$SING" -q --no-rc full.singular at.sing >out 2>&1 &&
+    grep -q '^zeros 1$' out && grep -q '^count 16$' out && ! grep -q '^? ' out
+check $? "Singular loads the export without error; its I vanishes at the signature"
+python3 "$LC" singular-at full.singular bad.raw >at2.sing &&
+    "$SING" -q --no-rc full.singular at2.sing >out 2>&1 && grep -q '^zeros 0$' out
+check $? "and does not at a changed signature"
+
+run 0 "toy: 8 equations in 8 unknowns, random fixings" "$TC" toy ch \
+    --message 1 --equations 8 --vars 8 --fix-seed $FS --json toy.json
+python3 "$LC" toy full.mq toy.json >/dev/null 2>err
+check $? "toy: w satisfies the 8 kept equations (independent evaluation)"
+python3 -c '
+import json, sys
+j = json.load(open("toy.json"))
+ok = (j["set"] == "TTS(16,22)" and j["message"] == 1
+      and j["equations"] == list(range(8)) and j["branch"] == "random"
+      and j["status"] == "solved" and j["satisfied"] is True
+      and j["tries"] >= 1 and j["solver"].startswith("Singular ")
+      and j["predicted_dreg"] == 9 and j["predicted_solver_degree"] == 10
+      and j["max_degree"] == 10 and j["seconds"] > 0
+      and j["digest"] == open("ch/tts-16-22/msg-1.digest", "rb").read().hex())
+sys.exit(0 if ok else 1)' 2>err
+check $? "toy JSON: fields, digest, and the degree Singular reached (10 = D_reg + 1 for 8 in 8)"
+run 0 "toy: 12 equations in 10 unknowns, the genuine signature's values" \
+    "$TC" toy ch --message 2 --equations 12 --vars 10 --seed master \
+    --json toy2.json
+python3 -c '
+import json
+j = json.load(open("toy2.json"))
+assert j["branch"] == "genuine-signature" and j["tries"] == 1
+open("w.raw", "wb").write(bytes.fromhex(j["w"]))' 2>err &&
+    "$TC" verify ch w.raw --message 2 --set tts-16-22 >out 2>&1 &&
+    grep -q '^VALID' out
+check $? "toy genuine branch: the unique solution is a signature (tts-challenge verify)"
+printf 'fedcba9876543210fedcba9876543210' >wrong
+run 2 "toy: a master seed of another challenge refused" "$TC" toy ch \
+    --message 2 --equations 12 --vars 10 --seed wrong --json t.json
+run 2 "toy: fewer equations than unknowns refused" "$TC" toy ch \
+    --message 1 --equations 8 --vars 9 --json t.json
+run 2 "toy without Singular says how to install it" env \
+    TTS_SINGULAR=/nonexistent "$TC" toy ch --message 1 --equations 8 \
+    --vars 8 --json t.json
+grep -q 'apt-get install singular' err
+check $? "and names the package"
+run 1 "toy: a timeout ends the run with exit 1" "$TC" toy ch --message 1 \
+    --equations 12 --vars 12 --seed master --timeout 0.5 --json tt.json
+grep -q '"status": "timeout"' tt.json && grep -q '"satisfied": false' tt.json
+check $? "and the JSON says timeout"
+
+run 0 "calibrate for 8 s" "$TC" calibrate --max-seconds 8 --json cal.json \
+    --csv cal.csv
+python3 "$LC" fit cal.csv cal.json 2>err &&
+    [ "$(sed -n 2p cal.csv | cut -d, -f6)" = solved ]
+check $? "calibrate: CSV and JSON agree, the fit recomputed, degrees D_reg or D_reg + 1"
+exit $fail
