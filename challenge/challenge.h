@@ -348,7 +348,7 @@ int chal_target_issue(chal_target *t, const tts_params *p,
  * signature, until budget seconds are spent or the next size's predicted
  * time exceeds what is left; log2 of the Groebner-basis time fitted
  * against the model (points of at least CHAL_CALIB_MIN_SECONDS). */
-#define CHAL_CALIB_MAX 128
+#define CHAL_CALIB_MAX 1024 /* 630 for m = 36 */
 #define CHAL_CALIB_MIN_SECONDS 0.05
 typedef struct {
     unsigned equations, vars, dreg, predicted_degree, max_degree;
