@@ -45,6 +45,7 @@ extern "C" {
 #define TTS_ERETRY   (-4) /* no signature after TTS_MAX_ATTEMPTS attempts */
 #define TTS_EBACKEND (-5) /* backend unknown or unavailable on this CPU */
 #define TTS_ERNG     (-6) /* the randomness source failed */
+#define TTS_ENOMEM   (-7) /* no memory for key generation's workspace */
 
 #define TTS_SEED_BYTES    32   /* key-generation seed */
 #define TTS_MAX_ATTEMPTS  1000 /* signing attempts before TTS_ERETRY */
@@ -88,18 +89,25 @@ typedef int (*tts_rng_fn)(void *ctx, uint8_t *out, size_t len);
  * system generator) with a single call, then proceeds as
  * tts_keypair_from_seed, which is deterministic.
  *
- * Workspace (key generation and tts_pk_from_sk): about 61 KB of stack, and
- * one heap block of (2n + 1) n m + 128 bytes for the public-key synthesis
- * (182 KB for TTS(36,50), 46 KB for TTS(20,28)), wiped and freed before
- * return. If malloc fails the synthesis runs in the stack buffers alone,
- * slower, with the same bytes (tests/test_backends checks both). A thread
- * that generates keys needs a stack of at least 128 KB. Signing and
- * verification allocate no heap. */
+ * Workspace: key generation and tts_pk_from_sk work in one block of
+ * tts_keypair_workspace_bytes(p) bytes, about (2n + 1) n m + 8 KB (35 KB
+ * for TTS(20,28), 191 KB for TTS(36,50); `tts params` lists all eight),
+ * and under 16 KB of stack (10 KB measured; tests/test_backends checks it).
+ * The _ws forms take the block from the caller (a ws_len below the figure
+ * gives TTS_EINVAL); the others allocate it with malloc and give
+ * TTS_ENOMEM if that fails. Either way it is wiped before return (it held
+ * A1 = S1^-1 and A3 = S3^-1). There is one algorithm: the bytes do not
+ * depend on where the workspace lives. Signing and verification allocate
+ * nothing. */
+TTS_API size_t tts_keypair_workspace_bytes(const tts_params *p); /* 0 for NULL */
 TTS_API int tts_keypair(const tts_params *p, uint8_t *pk, uint8_t *sk);
 TTS_API int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
                     tts_rng_fn rng, void *ctx);
 TTS_API int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
                           const uint8_t seed[TTS_SEED_BYTES]);
+TTS_API int tts_keypair_from_seed_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                             const uint8_t seed[TTS_SEED_BYTES], void *ws,
+                             size_t ws_len);
 
 /* Signing: digest = first m bytes of SHA-512(msg). Each attempt draws v
  * bytes with exactly one rng call (NULL: a ChaCha20 stream keyed by one
@@ -131,8 +139,11 @@ TTS_API int tts_digest(const tts_params *p, uint8_t *digest,
  * Otherwise TTS_EKEY. */
 TTS_API TTS_WUR int tts_sk_check(const tts_params *p, const uint8_t *sk);
 
-/* Recompute the public key of a (checked) secret key. */
+/* Recompute the public key of a (checked) secret key; TTS_EKEY if S1 or S3
+ * is singular or s1 != F(S3^-1 s3). Workspace as key generation's. */
 TTS_API int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk);
+TTS_API int tts_pk_from_sk_ws(const tts_params *p, uint8_t *pk, const uint8_t *sk,
+                      void *ws, size_t ws_len);
 
 /* Backends: "ref" always; others when built and supported by the CPU.
  * The environment variable TTS_BACKEND overrides the first automatic pick.

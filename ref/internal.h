@@ -101,9 +101,6 @@ extern const tts_kernels tts_kernels_ref;
 uint8_t tts_invert_generic(const tts_kernels *k, uint8_t *inv, const uint8_t *M,
                            unsigned dim);
 
-/* Tests only: nonzero makes public-key synthesis skip its heap buffers and
- * take the stack fallback (the path of a failed malloc). Not exported. */
-extern int tts_synth_no_heap;
 void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned cols);
 const tts_kernels *tts_kernels_get(void);
 
@@ -156,9 +153,6 @@ const tts_layer_plan *tts_layer_plan_get(const tts_params *p, unsigned layer);
 
 /* Scheme helpers (keygen.c). */
 int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned dim);
-int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
-                      const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
-                      const uint8_t *coef);
 
 /* The system generator (libsodium randombytes_buf) as a tts_rng_fn. */
 int tts_rng_system(void *ctx, uint8_t *out, size_t len);

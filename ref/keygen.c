@@ -31,39 +31,51 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
  * (constants cancel against s1). Monomial w_l w_l' (l < l') takes
  * Q_k[l][l'] + Q_k[l'][l], and w_l^2 takes Q_k[l][l].
  *
- * As matrix products, for a group of K outputs at once:
- *   S[r] = sum over the group's terms of p_t a_w (if u = r) and p_t a_u (if
- *          w = r), output kk in columns kk*n .. kk*n + n-1;
- *   C = [A3^T; c3^T] S, so C[l][kk*n + l'] = Q_k[l][l'] + Q_k[l'][l] and
+ * As matrix products, all m outputs at once:
+ *   S[r] = sum over the terms of p_t a_w (if u = r) and p_t a_u (if w = r),
+ *          output k in columns k*n .. k*n + n-1;
+ *   C = [A3^T; c3^T] S, so C[l][k*n + l'] = Q_k[l][l'] + Q_k[l'][l] and
  *          row n is c3^T S_k = sum_t (p_t c3_u) a_w + (p_t c3_w) a_u, the
  *          linear part less a_k;
  *   diag_k = sum_t p_t (a_u * a_w) elementwise, with p_t a_w made once for
  *          S and the diagonal.
- * The central coefficients of output k are written to row k of PKT, then
- * pk = (A1 PKT)^T. PKT lives in pk itself, cut into column chunks of W
- * monomials (W = TTS_PKT_W, or all of them when the heap buffers can take
- * the mixing): chunk j (width wj) holds PKT[k][j*W + c] at
- * j*W*m + k*wj + c, which is exactly the span of pk its monomials occupy,
- * so each chunk is mixed by A1 and transposed in place.
+ * The central coefficients of output k are row k of PKT (m x nmono, built
+ * in pk itself), then pk = (A1 PKT)^T, mixed in S and C, which are free by
+ * then (n^2 m >= m nmono bytes each).
  */
-#define TTS_PKT_W 256
-#define TTS_SYN_BUF 16384 /* bytes of S (n K n) and of C ((n + 1) K n) */
 
-static void pkt_put(uint8_t *pk, unsigned m, size_t nmono, size_t W, unsigned k,
-                    size_t mono, const uint8_t *src, size_t len)
+/* The synthesis workspace, carved from one caller's block (its offsets
+ * depend only on the set). Rows of A3 are padded with zeros to NP bytes:
+ * kernels then run on whole vectors, and the extra bytes they touch in S,
+ * diag and prow are XORed with zero products, i.e. left unchanged. C and
+ * prow have 64 bytes of slack for the fixed-size copies out of them. */
+typedef struct {
+    size_t S, C, A3T, A3P, diag, prow, end;
+} synth_layout;
+
+static size_t round64(size_t x)
 {
-    while (len) {
-        size_t j = mono / W, c = mono % W;
-        size_t wj = nmono - j * W < W ? nmono - j * W : W;
-        size_t take = wj - c < len ? wj - c : len;
-        memcpy(pk + j * W * m + (size_t)k * wj + c, src, take);
-        mono += take;
-        src += take;
-        len -= take;
-    }
+    return (x + 63) / 64 * 64;
 }
 
-int tts_synth_no_heap;
+static unsigned row_pad(const tts_params *p)
+{
+    return (p->n + 31) / 32 * 32;
+}
+
+static synth_layout synth_layout_of(const tts_params *p)
+{
+    const size_t m = p->m, n = p->n, NP = row_pad(p);
+    synth_layout L;
+    L.S = 0;
+    L.C = L.S + round64(n * m * n + 64);
+    L.A3T = L.C + round64((n + 1) * m * n + 64);
+    L.A3P = L.A3T + round64((n + 1) * n);
+    L.diag = L.A3P + round64(n * NP);
+    L.prow = L.diag + round64(m * NP);
+    L.end = L.prow + round64(pk_monomials(p) + 64);
+    return L;
+}
 
 /* dst ^= src, len a multiple of 8, by 64-bit words. */
 static void xor_words(uint8_t *dst, const uint8_t *src, size_t len)
@@ -77,107 +89,66 @@ static void xor_words(uint8_t *dst, const uint8_t *src, size_t len)
     }
 }
 
-int tts_pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
-                      const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
-                      const uint8_t *coef)
+/* Writes pk; uses ws[0 .. synth_layout_of(p).end), left dirty (the caller
+ * wipes its whole workspace). */
+static void pk_synthesize(const tts_params *p, const tts_kernels *k, uint8_t *pk,
+                          const uint8_t *A1, const uint8_t *A3, const uint8_t *c3,
+                          const uint8_t *coef, uint8_t *ws)
 {
-    const unsigned m = p->m, n = p->n, v = p->v;
-    /* Rows of A3 padded with zeros to NP bytes: kernels then run on whole
-     * vectors, and the extra bytes they touch in S, row and e are XORed
-     * with zero products, i.e. left unchanged. */
-    const unsigned NP = (n + 31) / 32 * 32;
+    const unsigned m = p->m, n = p->n, v = p->v, NP = row_pad(p);
+    const unsigned cols = m * n;
     const size_t nq = pk_quad_monomials(p), nmono = pk_monomials(p);
+    const synth_layout L = synth_layout_of(p);
     /* A3T: A3^T with c3 as an extra row n, so that the product by S also
      * gives the linear parts c3^T S_k. */
-    uint8_t A3T[(TTS_MAX_N + 1) * TTS_MAX_N], A3P[TTS_MAX_N * 64];
-    uint8_t Sbuf[TTS_SYN_BUF + 64], Cbuf[TTS_SYN_BUF + 64];
-    /* All m outputs in one group if the heap gives room (the products by
-     * A3T then share their scalar tables); else groups that fit the stack
-     * buffers. Either way the same bytes. C has 64 bytes of slack for the
-     * fixed-size copies out of it. */
-    const size_t s_all = (size_t)n * m * n, c_all = (size_t)(n + 1) * m * n;
-    uint8_t *heap = tts_synth_no_heap ? NULL : malloc(s_all + c_all + 128);
-    uint8_t *S = heap ? heap : Sbuf, *C = heap ? heap + s_all + 64 : Cbuf;
-    const size_t sbytes = heap ? s_all + 64 : sizeof Sbuf;
-    const unsigned K = heap ? m : (TTS_SYN_BUF / ((n + 1) * n) < m ? TTS_SYN_BUF / ((n + 1) * n) : m);
-    /* The mixing by A1 in one chunk when the heap buffers (n^2 m >= m nmono
-     * bytes each) can take it: the kernel then makes A1's m^2 scalar tables
-     * once, not once per chunk. */
-    const size_t W = heap ? nmono : TTS_PKT_W;
-    uint8_t P[64], d[64], diag[TTS_MAX_M * 64];
-    uint8_t prow[TTS_MAX_PK_BYTES / TTS_MAX_M + 64];
-    uint8_t blk[TTS_MAX_M * TTS_PKT_W], mix[TTS_MAX_M * TTS_PKT_W];
+    uint8_t *S = ws + L.S, *C = ws + L.C, *A3T = ws + L.A3T, *A3P = ws + L.A3P;
+    uint8_t *diag = ws + L.diag, *prow = ws + L.prow;
+    uint8_t P[64], d[64];
 
-    memset(A3P, 0, sizeof A3P);
+    memset(A3P, 0, (size_t)n * NP);
     for (unsigned r = 0; r < n; r++)
         memcpy(A3P + r * NP, A3 + r * n, n);
     k->transpose(A3T, A3, n, n);
     memcpy(A3T + (size_t)n * n, c3, n);
-
-    for (unsigned k0 = 0; k0 < m; k0 += K) {
-        const unsigned kc = m - k0 < K ? m - k0 : K, cols = kc * n;
-        memset(S, 0, sbytes);
-        memset(diag, 0, (size_t)kc * NP);
-        /* Per term: P = p_t a_w goes to S[u] and, times a_u, to the
-         * diagonal; p_t a_u goes to S[w]. */
-        for (unsigned t = 0; t < p->coeffs; t++) {
-            const tts_term *T = &p->terms[t];
-            unsigned kk = T->row - v - k0;
-            if (T->row < v + k0 || kk >= kc) /* public structure */
-                continue;
-            const uint8_t *au = A3P + (size_t)T->u * NP, *aw = A3P + (size_t)T->w * NP;
-            uint8_t *su = S + (size_t)T->u * cols + kk * n, *dg = diag + (size_t)kk * NP;
-            memset(P, 0, NP);
-            k->madd(P, aw, coef[t], NP);
-            k->vmul(d, au, P, NP);
-            xor_words(su, P, NP);
-            xor_words(dg, d, NP);
-            k->madd(S + (size_t)T->w * cols + kk * n, au, coef[t], NP);
+    memset(S, 0, (size_t)n * cols + 64);
+    memset(diag, 0, (size_t)m * NP);
+    /* Per term: P = p_t a_w goes to S[u] and, times a_u, to the diagonal;
+     * p_t a_u goes to S[w]. */
+    for (unsigned t = 0; t < p->coeffs; t++) {
+        const tts_term *T = &p->terms[t];
+        const unsigned kk = T->row - v; /* public structure */
+        const uint8_t *au = A3P + (size_t)T->u * NP, *aw = A3P + (size_t)T->w * NP;
+        uint8_t *su = S + (size_t)T->u * cols + kk * n, *dg = diag + (size_t)kk * NP;
+        memset(P, 0, NP);
+        k->madd(P, aw, coef[t], NP);
+        k->vmul(d, au, P, NP);
+        xor_words(su, P, NP);
+        xor_words(dg, d, NP);
+        k->madd(S + (size_t)T->w * cols + kk * n, au, coef[t], NP);
+    }
+    k->matmul(C, A3T, S, n + 1, n, cols);
+    for (unsigned kk = 0; kk < m; kk++) {
+        const uint8_t *dg = diag + (size_t)kk * NP, *lin = C + (size_t)n * cols + kk * n;
+        /* Row l's monomials w_l w_l' (l' > l) in order; each copy takes a
+         * fixed 64 bytes (n < 64) and the next row's copy overwrites what
+         * it took too many. */
+        for (unsigned l = 0; l < n; l++) {
+            size_t q = pk_mono_index(n, l, l);
+            prow[q] = dg[l];
+            memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, 64);
         }
-        k->matmul(C, A3T, S, n + 1, n, cols);
-        for (unsigned kk = 0; kk < kc; kk++) {
-            const unsigned o = k0 + kk;
-            const uint8_t *dg = diag + (size_t)kk * NP, *lin = C + (size_t)n * cols + kk * n;
-            /* Row l's monomials w_l w_l' (l' > l) in order; each copy takes
-             * a fixed 64 bytes (n < 64) and the next row's copy overwrites
-             * what it took too many. */
-            for (unsigned l = 0; l < n; l++) {
-                size_t q = pk_mono_index(n, l, l);
-                prow[q] = dg[l];
-                memcpy(prow + q + 1, C + (size_t)l * cols + kk * n + l + 1, 64);
-            }
-            /* linear part: a_k + c3^T S_k */
-            const uint8_t *ak = A3P + (size_t)(v + o) * NP;
-            for (unsigned j = 0; j < n; j++)
-                prow[nq + j] = ak[j] ^ lin[j];
-            pkt_put(pk, m, nmono, W, o, 0, prow, nmono);
-        }
+        /* linear part: a_k + c3^T S_k */
+        const uint8_t *ak = A3P + (size_t)(v + kk) * NP;
+        for (unsigned j = 0; j < n; j++)
+            prow[nq + j] = ak[j] ^ lin[j];
+        memcpy(pk + (size_t)kk * nmono, prow, nmono);
     }
-    /* pk chunk by chunk: (A1 PKT_chunk)^T. */
-    uint8_t *mb = heap ? S : blk, *mm = heap ? C : mix;
-    for (size_t c0 = 0; c0 < nmono; c0 += W) {
-        const unsigned wj = (unsigned)(nmono - c0 < W ? nmono - c0 : W);
-        uint8_t *dst = pk + c0 * m;
-        memcpy(mb, dst, (size_t)m * wj);
-        k->matmul(mm, A1, mb, m, m, wj);
-        k->transpose(dst, mm, m, wj);
-    }
-    sodium_memzero(A3T, sizeof A3T);
-    sodium_memzero(A3P, sizeof A3P);
-    if (heap) {
-        sodium_memzero(heap, s_all + c_all + 128);
-        free(heap);
-    } else {
-        sodium_memzero(Sbuf, sizeof Sbuf);
-        sodium_memzero(Cbuf, sizeof Cbuf);
-    }
+    /* pk = (A1 PKT)^T */
+    memcpy(S, pk, (size_t)m * nmono);
+    k->matmul(C, A1, S, m, m, (unsigned)nmono);
+    k->transpose(pk, C, m, (unsigned)nmono);
     sodium_memzero(P, sizeof P);
     sodium_memzero(d, sizeof d);
-    sodium_memzero(diag, sizeof diag);
-    sodium_memzero(prow, sizeof prow);
-    sodium_memzero(blk, sizeof blk);
-    sodium_memzero(mix, sizeof mix);
-    return TTS_OK;
 }
 
 /* Draw a dim x dim matrix from the stream until it is invertible; only the
@@ -213,20 +184,58 @@ static void central_eval_k(const tts_params *p, const tts_kernels *k, uint8_t *y
     sodium_memzero(xw, sizeof xw);
 }
 
-int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
-                          const uint8_t seed[TTS_SEED_BYTES])
+/* The key workspace: A1, A3 and c3, then the synthesis. */
+typedef struct {
+    size_t A1, A3, c3, synth, end;
+} key_layout;
+
+static key_layout key_layout_of(const tts_params *p)
 {
-    if (!p || !pk || !sk || !seed)
+    key_layout L;
+    L.A1 = 0;
+    L.A3 = L.A1 + round64((size_t)p->m * p->m);
+    L.c3 = L.A3 + round64((size_t)p->n * p->n);
+    L.synth = L.c3 + round64(p->n);
+    L.end = L.synth + synth_layout_of(p).end;
+    return L;
+}
+
+size_t tts_keypair_workspace_bytes(const tts_params *p)
+{
+    return p ? key_layout_of(p).end : 0;
+}
+
+/* Run fn with a workspace: the caller's (checked for size), or one from
+ * malloc; wiped after, and freed if it was ours. */
+typedef int (*ws_fn)(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                     const uint8_t *in, uint8_t *ws);
+
+static int with_workspace(ws_fn fn, const tts_params *p, uint8_t *pk, uint8_t *sk,
+                          const uint8_t *in, void *ws, size_t ws_len)
+{
+    const size_t need = key_layout_of(p).end;
+    uint8_t *w = ws;
+    if (ws && ws_len < need)
         return TTS_EINVAL;
-    if (sodium_init() < 0)
-        return TTS_ERNG;
+    if (!ws && !(w = malloc(need)))
+        return TTS_ENOMEM;
+    int rc = fn(p, pk, sk, in, w);
+    sodium_memzero(w, need);
+    if (!ws)
+        free(w);
+    return rc;
+}
+
+static int keypair_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                      const uint8_t *seed, uint8_t *ws)
+{
     const tts_kernels *k = tts_kernels_get();
-    const unsigned m = p->m, n = p->n;
-    uint8_t A1[TTS_MAX_M * TTS_MAX_M], A3[TTS_MAX_N * TTS_MAX_N];
-    uint8_t c3[TTS_MAX_N];
+    const key_layout L = key_layout_of(p);
+    uint8_t *A1 = ws + L.A1, *A3 = ws + L.A3, *c3 = ws + L.c3;
     uint8_t *S1 = sk + sk_off_S1(p), *s1 = sk + sk_off_s1(p);
     uint8_t *S3 = sk + sk_off_S3(p), *s3 = sk + sk_off_s3(p);
     uint8_t *coef = sk + sk_off_coef(p);
+    const unsigned m = p->m, n = p->n;
     stream s;
 
     tts_stream_init(&s, seed);
@@ -244,15 +253,27 @@ int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
                 break;
         }
     }
+    tts_stream_wipe(&s);
     k->matvec(c3, A3, s3, n, n);
     central_eval_k(p, k, s1, c3, coef);
-    int rc = tts_pk_synthesize(p, k, pk, A1, A3, c3, coef);
+    pk_synthesize(p, k, pk, A1, A3, c3, coef, ws + L.synth);
+    return TTS_OK;
+}
 
-    sodium_memzero(A1, sizeof A1);
-    sodium_memzero(A3, sizeof A3);
-    sodium_memzero(c3, sizeof c3);
-    tts_stream_wipe(&s);
-    return rc;
+int tts_keypair_from_seed_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                             const uint8_t seed[TTS_SEED_BYTES], void *ws, size_t ws_len)
+{
+    if (!p || !pk || !sk || !seed)
+        return TTS_EINVAL;
+    if (sodium_init() < 0)
+        return TTS_ERNG;
+    return with_workspace(keypair_ws, p, pk, sk, seed, ws, ws_len);
+}
+
+int tts_keypair_from_seed(const tts_params *p, uint8_t *pk, uint8_t *sk,
+                          const uint8_t seed[TTS_SEED_BYTES])
+{
+    return tts_keypair_from_seed_ws(p, pk, sk, seed, NULL, 0);
 }
 
 int tts_rng_system(void *ctx, uint8_t *out, size_t len)
@@ -314,17 +335,29 @@ int tts_sk_check(const tts_params *p, const uint8_t *sk)
     return rc;
 }
 
-int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk)
+/* (pk, sk) of with_workspace: sk is read only here. */
+static int pk_from_sk_ws(const tts_params *p, uint8_t *pk, uint8_t *unused,
+                         const uint8_t *sk, uint8_t *ws)
 {
-    uint8_t A1[TTS_MAX_M * TTS_MAX_M], A3[TTS_MAX_N * TTS_MAX_N], c3[TTS_MAX_N];
-    if (!p || !pk || !sk)
-        return TTS_EINVAL;
     const tts_kernels *k = tts_kernels_get();
+    const key_layout L = key_layout_of(p);
+    uint8_t *A1 = ws + L.A1, *A3 = ws + L.A3, *c3 = ws + L.c3;
+    (void)unused;
     int rc = sk_expand(p, k, sk, A1, A3, c3);
     if (rc == TTS_OK)
-        rc = tts_pk_synthesize(p, k, pk, A1, A3, c3, sk + sk_off_coef(p));
-    sodium_memzero(A1, sizeof A1);
-    sodium_memzero(A3, sizeof A3);
-    sodium_memzero(c3, sizeof c3);
+        pk_synthesize(p, k, pk, A1, A3, c3, sk + sk_off_coef(p), ws + L.synth);
     return rc;
+}
+
+int tts_pk_from_sk_ws(const tts_params *p, uint8_t *pk, const uint8_t *sk, void *ws,
+                      size_t ws_len)
+{
+    if (!p || !pk || !sk)
+        return TTS_EINVAL;
+    return with_workspace(pk_from_sk_ws, p, pk, NULL, sk, ws, ws_len);
+}
+
+int tts_pk_from_sk(const tts_params *p, uint8_t *pk, const uint8_t *sk)
+{
+    return tts_pk_from_sk_ws(p, pk, sk, NULL, 0);
 }

@@ -35,7 +35,8 @@ static const char usage_text[] =
     "usage: tts COMMAND [OPTIONS]\n"
     "\n"
     "commands:\n"
-    "  params       list the parameter sets and their sizes in bytes\n"
+    "  params       list the parameter sets, their sizes and key generation's\n"
+    "               workspace in bytes\n"
     "  keygen [--params SET] [--seed FILE] [--armor] [--force] -o NAME\n"
     "               write a key pair to NAME.pub and NAME.sec\n"
     "  sign -k KEY.sec [-o SIG] [--armor] [--force] [--no-verify]\n"
@@ -334,15 +335,15 @@ static int cmd_params(int argc, char **argv)
         return help();
     if (n > 0)
         return usage_fail("params: unexpected argument '%s'", argv[1]);
-    printf("%-11s %3s %3s %3s %3s %3s %4s %9s %9s %10s\n", "name", "m", "n",
-           "v", "a", "b", "C", "sk bytes", "pk bytes", "sig bytes");
+    printf("%-11s %3s %3s %3s %3s %3s %4s %9s %9s %10s %13s\n", "name", "m", "n",
+           "v", "a", "b", "C", "sk bytes", "pk bytes", "sig bytes", "keygen work");
     for (size_t i = 0; i < tts_params_count(); i++) {
         const tts_params *p = tts_params_at(i);
-        printf("%-11s %3u %3u %3u %3u %3u %4u %9zu %9zu %10zu\n",
+        printf("%-11s %3u %3u %3u %3u %3u %4u %9zu %9zu %10zu %13zu\n",
                tts_params_name(p), tts_params_m(p), tts_params_n(p),
                tts_params_v(p), tts_params_a(p), tts_params_b(p),
                tts_params_coeffs(p), tts_sk_bytes(p), tts_pk_bytes(p),
-               tts_sig_bytes(p));
+               tts_sig_bytes(p), tts_keypair_workspace_bytes(p));
     }
     return ST_OK;
 }
