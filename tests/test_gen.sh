@@ -1,7 +1,8 @@
 #!/bin/sh
 # The generated tables are committed; each must be exactly what its
 # generator writes: ref/central_tables.h from the central map's formulas
-# (gen_central), opt/avx2_tables.h from the field (gen_avx2_tables).
+# (gen_central), opt/avx2_tables.h from the field (gen_avx2_tables), and
+# the per-set automake fragments from the set list (ref/gen_sets_am.sh).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 out=$(mktemp) || exit 99
@@ -22,3 +23,22 @@ else
     diff "$srcdir/opt/avx2_tables.h" "$out" | head -20
     exit 1
 fi
+# The per-set automake lists and card rules, from include/tts_sets.def.
+n=3
+for what in lists:ref/sets.am card-rules:8051/card-rules.am; do
+    mode=${what%%:*} file=${what#*:}
+    sh "$srcdir/ref/gen_sets_am.sh" "$mode" > "$out" || { echo "gen_sets_am.sh $mode failed"; exit 1; }
+    if cmp -s "$out" "$srcdir/$file"; then
+        echo "ok $n - $file matches ref/gen_sets_am.sh $mode"
+    else
+        echo "not ok $n - $file differs from ref/gen_sets_am.sh $mode (run it, then autoreconf):"
+        diff "$srcdir/$file" "$out" | head -20
+        exit 1
+    fi
+    n=$((n + 1))
+done
+# Every set has its card test wrapper.
+for s in $(sed -n 's/^TTS_SET( *\([0-9]*\), *\([0-9]*\),.*/\1_\2/p' "$srcdir/include/tts_sets.def"); do
+    [ -r "$srcdir/tests/test_card_$s.sh" ] || { echo "not ok $n - no tests/test_card_$s.sh"; exit 1; }
+done
+echo "ok $n - every set in include/tts_sets.def has tests/test_card_M_N.sh"
