@@ -7,41 +7,17 @@ set -u
 : "${top_builddir:=.}"
 TC=$top_builddir/tts-challenge
 TTS=${TTS:-$top_builddir/tts}
-case $TC in /*) ;; *) TC=$(pwd)/$TC ;; esac
 EC=${srcdir:-.}/tests/estimate_check.py
-case $EC in /*) ;; *) EC=$(pwd)/$EC ;; esac
 HC=${srcdir:-.}/tests/hostile_challenge.sh
-case $HC in /*) ;; *) HC=$(pwd)/$HC ;; esac
-case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
+. "${srcdir:-.}/tests/tap_lib.sh"
+tap_abs TC TTS EC HC
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99
 fi
-dir=$(mktemp -d) || exit 99
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 1' HUP INT TERM
-cd "$dir" || exit 99
+tap_enter
 PY=
 command -v python3 >/dev/null 2>&1 && PY=python3
-
-t=0
-fail=0
-pass() { t=$((t + 1)); echo "ok $t - $1"; }
-flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
-skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
-check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; fi; }
-
-# run RC DESC CMD...: CMD exits RC (stdout in out, stderr in err).
-run() {
-    want=$1 desc=$2
-    shift 2
-    "$@" >out 2>err
-    got=$?
-    if [ "$got" = "$want" ]; then pass "$desc"; else
-        flunk "$desc (exit $got, expected $want)"
-        sed 's/^/#   /' out err
-    fi
-}
 
 # --- generate ---------------------------------------------------------------
 printf '0123456789abcdef0123456789abcdef' >master
@@ -305,5 +281,4 @@ run 2 "unknown command refused" "$TC" frobnicate
 
 . "$HC"
 
-echo "1..$t"
-exit $fail
+tap_end

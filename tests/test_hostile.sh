@@ -9,25 +9,15 @@ set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 TTS=${TTS:-$top_builddir/tts}
 TCARD=$top_builddir/tts-card
-case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
-case $TCARD in /*) ;; *) TCARD=$(pwd)/$TCARD ;; esac
+. "$srcdir/tests/tap_lib.sh"
+tap_abs TTS TCARD
 CARD_DIR=$(cd "$top_builddir/8051" 2>/dev/null && pwd)
 FAKE=$(cd "$srcdir/tests" && pwd)/fake_s51.py
 for tool in strace python3 timeout; do
     command -v $tool >/dev/null 2>&1 || { echo "not ok 1 - $tool is needed"; exit 99; }
 done
-dir=$(mktemp -d) || exit 99
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 1' HUP INT TERM
-cd "$dir" || exit 99
+tap_enter
 chmod 755 "$dir"
-
-t=0
-fail=0
-pass() { t=$((t + 1)); echo "ok $t - $1"; }
-flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
-skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
-check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; sed 's/^/#   /' err 2>/dev/null; fi; }
 # refuse TEXT DESC CMD...: exit 2 within 20 s, TEXT on stderr
 refuse() {
     text=$1 desc=$2
@@ -325,5 +315,4 @@ else
     skip "tts-card checks with images" "the card build (sdcc, s51) is not configured"
 fi
 
-echo "1..$t"
-exit $fail
+tap_end

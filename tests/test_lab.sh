@@ -9,37 +9,15 @@ set -u
 TC=$top_builddir/tts-challenge
 TTS=$top_builddir/tts
 LC=${srcdir:-.}/tests/lab_check.py
-for v in TC TTS LC; do
-    eval "p=\$$v"
-    case $p in /*) ;; *) eval "$v=\$(pwd)/\$p" ;; esac
-done
+. "${srcdir:-.}/tests/tap_lib.sh"
+tap_abs TC TTS LC
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99
 fi
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; }
 SING=${TTS_SINGULAR:-$(command -v Singular 2>/dev/null)}
-dir=$(mktemp -d) || exit 99
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 1' HUP INT TERM
-cd "$dir" || exit 99
-
-t=0
-fail=0
-pass() { t=$((t + 1)); echo "ok $t - $1"; }
-flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
-skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
-check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; sed 's/^/#   /' err 2>/dev/null; fi; }
-run() {
-    want=$1 desc=$2
-    shift 2
-    "$@" >out 2>err
-    got=$?
-    if [ "$got" = "$want" ]; then pass "$desc"; else
-        flunk "$desc (exit $got, expected $want)"
-        sed 's/^/#   /' out err
-    fi
-}
+tap_enter
 
 # --- an instance and a genuine signature of its message 1 --------------------
 printf '0123456789abcdef0123456789abcdef' >master
@@ -177,4 +155,4 @@ run 0 "calibrate for 8 s" "$TC" calibrate --max-seconds 8 --json cal.json \
 python3 "$LC" fit cal.csv cal.json 2>err &&
     [ "$(sed -n 2p cal.csv | cut -d, -f6)" = solved ]
 check $? "calibrate: CSV and JSON agree, the fit recomputed, degrees D_reg or D_reg + 1"
-exit $fail
+tap_end

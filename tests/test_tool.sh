@@ -6,37 +6,13 @@
 set -u
 : "${srcdir:=.}"
 TTS=${TTS:-./tts}
-case $TTS in /*) ;; *) TTS=$(pwd)/$TTS ;; esac
+. "$srcdir/tests/tap_lib.sh"
+tap_abs TTS
 if [ ! -f "$TTS" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts binary not found at $TTS"
     exit 99
 fi
-dir=$(mktemp -d) || exit 99
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 1' HUP INT TERM
-cd "$dir" || exit 99
-
-t=0
-fail=0
-pass() { t=$((t + 1)); echo "ok $t - $1"; }
-flunk() { t=$((t + 1)); echo "not ok $t - $1"; fail=1; }
-skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
-check() { if [ "$1" = 0 ]; then pass "$2"; else flunk "$2"; fi; }
-diag() { sed 's/^/#   /' "$@"; }
-
-# run RC DESC CMD...: CMD exits RC (stdout in out, stderr in err).
-run() {
-    want=$1 desc=$2
-    shift 2
-    "$@" > out 2> err
-    got=$?
-    if [ "$got" = "$want" ]; then
-        pass "$desc"
-    else
-        flunk "$desc (exit $got, expected $want)"
-        diag err
-    fi
-}
+tap_enter
 
 # refuse TEXT DESC CMD...: CMD exits 2 with one "tts: " line on stderr
 # that contains TEXT.
@@ -461,5 +437,4 @@ else
     check $? "KAT entry 0: a new signature by the published key verifies"
 fi
 
-echo "1..$t"
-exit $fail
+tap_end
