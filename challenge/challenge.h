@@ -71,6 +71,16 @@ void chal_instance_seed(uint8_t seed[TTS_SEED_BYTES],
                         const tts_params *p);
 void chal_commitment_hex(char out[129], const uint8_t seed[TTS_SEED_BYTES]);
 
+/* The instance key pair of set p under master (tts_keypair_from_seed of
+ * the instance seed): pk into the caller's tts_pk_bytes(p) bytes; the
+ * secret key into a new block *sk unless sk is NULL (free it with
+ * chal_secret_free, which wipes it); the instance seed into seed unless
+ * NULL. CHAL_OK, or CHAL_ERROR with err set and nothing kept. */
+int chal_instance_keypair(const tts_params *p, const uint8_t master[CHAL_MASTER_BYTES],
+                          uint8_t *pk, uint8_t **sk, uint8_t seed[TTS_SEED_BYTES],
+                          char *err, size_t errlen);
+void chal_secret_free(const tts_params *p, uint8_t *sk);
+
 /* Message idx (1..k) of set p, issued on date: its length, or -1. */
 int chal_message_text(char *out, size_t len, const tts_params *p,
                       unsigned idx, unsigned k, const char *date);

@@ -129,6 +129,42 @@ static int add_file(chal_instance *inst, const char *name, uint8_t *data,
     return data ? CHAL_OK : CHAL_ERROR;
 }
 
+int chal_instance_keypair(const tts_params *p, const uint8_t master[CHAL_MASTER_BYTES],
+                          uint8_t *pk, uint8_t **sk, uint8_t seed[TTS_SEED_BYTES],
+                          char *err, size_t errlen)
+{
+    uint8_t s[TTS_SEED_BYTES];
+    uint8_t *k = malloc(tts_sk_bytes(p));
+    int rc = CHAL_ERROR;
+
+    if (sk)
+        *sk = NULL;
+    if (!k) {
+        say(err, errlen, "out of memory");
+        return CHAL_ERROR;
+    }
+    chal_instance_seed(s, master, p);
+    if (tts_keypair_from_seed(p, pk, k, s) != TTS_OK) {
+        say(err, errlen, "%s: key generation failed", tts_params_name(p));
+    } else {
+        rc = CHAL_OK;
+        if (seed)
+            memcpy(seed, s, sizeof s);
+        if (sk)
+            *sk = k, k = NULL;
+    }
+    sodium_memzero(s, sizeof s);
+    chal_secret_free(p, k);
+    return rc;
+}
+
+void chal_secret_free(const tts_params *p, uint8_t *sk)
+{
+    if (sk)
+        sodium_memzero(sk, tts_sk_bytes(p));
+    free(sk);
+}
+
 static uint8_t *copy(const void *src, size_t len)
 {
     uint8_t *d = malloc(len ? len : 1);
@@ -141,8 +177,8 @@ int chal_instance_build(chal_instance *inst, const tts_params *p,
                         const uint8_t master[CHAL_MASTER_BYTES], unsigned k,
                         const char *date, char *err, size_t errlen)
 {
-    size_t pkb = tts_pk_bytes(p), skb = tts_sk_bytes(p), db = tts_digest_bytes(p);
-    uint8_t seed[TTS_SEED_BYTES], pkh[32], *pk = NULL, *sk = NULL, *dg = NULL;
+    size_t pkb = tts_pk_bytes(p), db = tts_digest_bytes(p);
+    uint8_t seed[TTS_SEED_BYTES], pkh[32], *pk = NULL, *dg = NULL;
     uint8_t *img;
     size_t imglen, mlen;
     char com[129], name[32], msg[512];
@@ -157,17 +193,14 @@ int chal_instance_build(chal_instance *inst, const tts_params *p,
         return say(err, errlen, "bad instance count or date");
     inst->files = calloc(3 + 2 * (size_t)k, sizeof *inst->files);
     pk = malloc(pkb);
-    sk = malloc(skb);
     dg = malloc((size_t)k * db);
-    if (!inst->files || !pk || !sk || !dg) {
+    if (!inst->files || !pk || !dg) {
         say(err, errlen, "out of memory");
         goto out;
     }
-    chal_instance_seed(seed, master, p);
-    if (tts_keypair_from_seed(p, pk, sk, seed) != TTS_OK) {
-        say(err, errlen, "%s: key generation failed", tts_params_name(p));
+    /* the secret key is not kept: only pk and the commitment to the seed */
+    if (chal_instance_keypair(p, master, pk, NULL, seed, err, errlen) != CHAL_OK)
         goto out;
-    }
     if (ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, 0, &img, &imglen) != 0 ||
         add_file(inst, "pk.tts", img, imglen) != CHAL_OK ||
         ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, TTSFILE_ARMOR, &img,
@@ -202,9 +235,6 @@ oom:
     say(err, errlen, "out of memory");
 out:
     sodium_memzero(seed, sizeof seed);
-    if (sk)
-        sodium_memzero(sk, skb);
-    free(sk);
     free(pk);
     free(dg);
     if (rc != CHAL_OK)

@@ -437,19 +437,15 @@ int chal_genuine_signature(uint8_t *sig, const chal_target *t,
                            size_t errlen)
 {
     const tts_params *p = t->p;
-    uint8_t seed[TTS_SEED_BYTES];
-    uint8_t *pk = malloc(tts_pk_bytes(p)), *sk = malloc(tts_sk_bytes(p));
+    uint8_t *pk = malloc(tts_pk_bytes(p)), *sk = NULL;
     int rc = CHAL_ERROR;
 
-    if (!pk || !sk) {
+    if (!pk) {
         say(err, errlen, "out of memory");
         goto out;
     }
-    chal_instance_seed(seed, master, p);
-    if (tts_keypair_from_seed(p, pk, sk, seed) != TTS_OK) {
-        say(err, errlen, "key generation failed");
+    if (chal_instance_keypair(p, master, pk, &sk, NULL, err, errlen) != CHAL_OK)
         goto out;
-    }
     if (t->pklen != tts_pk_bytes(p) || memcmp(pk, t->pk, t->pklen) != 0) {
         say(err, errlen, "the master seed is not this challenge's: its %s "
             "key differs from pk.tts", tts_params_name(p));
@@ -474,10 +470,7 @@ int chal_genuine_signature(uint8_t *sig, const chal_target *t,
     }
     rc = CHAL_OK;
 out:
-    sodium_memzero(seed, sizeof seed);
-    if (sk)
-        sodium_memzero(sk, tts_sk_bytes(p));
-    free(sk);
+    chal_secret_free(p, sk);
     free(pk);
     return rc;
 }
@@ -486,8 +479,7 @@ int chal_target_issue(chal_target *t, const tts_params *p,
                       const uint8_t master[CHAL_MASTER_BYTES], char *err,
                       size_t errlen)
 {
-    uint8_t seed[TTS_SEED_BYTES], h[32];
-    uint8_t *sk = malloc(tts_sk_bytes(p));
+    uint8_t h[32];
     char msg[512];
     int rc = CHAL_ERROR;
 
@@ -496,25 +488,21 @@ int chal_target_issue(chal_target *t, const tts_params *p,
     t->message = 1;
     t->pklen = tts_pk_bytes(p);
     t->pk = malloc(t->pklen);
-    if (!t->pk || !sk) {
+    if (!t->pk) {
         say(err, errlen, "out of memory");
         goto out;
     }
-    chal_instance_seed(seed, master, p);
     int ml = chal_message_text(msg, sizeof msg, p, 1, 1, CHAL_LAB_DATE);
-    if (tts_keypair_from_seed(p, t->pk, sk, seed) != TTS_OK || ml < 0 ||
-        tts_digest(p, t->digest, (const uint8_t *)msg, (size_t)ml) != TTS_OK) {
-        say(err, errlen, "%s: key generation failed", tts_params_name(p));
+    if (chal_instance_keypair(p, master, t->pk, NULL, NULL, err, errlen) != CHAL_OK)
+        goto out;
+    if (ml < 0 || tts_digest(p, t->digest, (const uint8_t *)msg, (size_t)ml) != TTS_OK) {
+        say(err, errlen, "%s: message digest failed", tts_params_name(p));
         goto out;
     }
     crypto_hash_sha256(h, t->pk, t->pklen);
     sodium_bin2hex(t->pk_sha256_hex, sizeof t->pk_sha256_hex, h, sizeof h);
     rc = CHAL_OK;
 out:
-    sodium_memzero(seed, sizeof seed);
-    if (sk)
-        sodium_memzero(sk, tts_sk_bytes(p));
-    free(sk);
     if (rc != CHAL_OK)
         chal_target_free(t);
     return rc;

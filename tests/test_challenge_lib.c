@@ -231,6 +231,20 @@ START_TEST(instance_files)
     chal_instance_free(&inst);
     ck_assert_int_ne(chal_instance_build(&inst, p, master, 3, "2026-02-30",
                                          err, sizeof err), CHAL_OK);
+    /* the key pair helper: the same pk, sk and seed as derived here */
+    uint8_t *pk2 = malloc(tts_pk_bytes(p)), *sk2 = NULL, seed2[TTS_SEED_BYTES];
+    ck_assert_ptr_nonnull(pk2);
+    ck_assert_int_eq(chal_instance_keypair(p, master, pk2, &sk2, seed2, err, sizeof err),
+                     CHAL_OK);
+    ck_assert(memcmp(pk2, pk, tts_pk_bytes(p)) == 0);
+    ck_assert(memcmp(sk2, sk, tts_sk_bytes(p)) == 0);
+    ck_assert(memcmp(seed2, seed, TTS_SEED_BYTES) == 0);
+    chal_secret_free(p, sk2);
+    memset(pk2, 0, tts_pk_bytes(p));
+    ck_assert_int_eq(chal_instance_keypair(p, master, pk2, NULL, NULL, err, sizeof err),
+                     CHAL_OK);
+    ck_assert(memcmp(pk2, pk, tts_pk_bytes(p)) == 0);
+    free(pk2);
     free(pk);
     free(sk);
 }
