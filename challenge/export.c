@@ -173,47 +173,53 @@ static void polys(FILE *o, const chal_system *s, chal_format f)
     }
 }
 
+/* The computer-algebra formats, one template each: $V the unknowns, $Q
+ * the same quoted, $N their number, $T a trailing comma for one unknown
+ * (Python's one-tuple), $P the polynomials, one a line. */
+static const char *const cas_template[] = {
+    [CHAL_FMT_SINGULAR] = "ring r = (2^8,a),($V),dp;\nideal I =\n$P;\n",
+    [CHAL_FMT_MAGMA] = "P2<z> := PolynomialRing(GF(2));\n"
+                       "F<a> := ext<GF(2) | z^8+z^4+z^3+z^2+1>;\n"
+                       "R<$V> := PolynomialRing(F, $N, \"grevlex\");\n"
+                       "I := ideal<R |\n$P>;\n",
+    [CHAL_FMT_SAGE] = "# load with load(\"FILE\") in Sage, or exec() it after "
+                      "from sage.all import *\n"
+                      "F = GF(2**8, 'a', modulus=PolynomialRing(GF(2), 'z')"
+                      "([1,0,1,1,1,0,0,0,1]))\n"
+                      "a = F.gen()\n"
+                      "R = PolynomialRing(F, [$Q], order='degrevlex')\n"
+                      "($V$T) = R.gens()\nI = R.ideal([\n$P])\n",
+};
+
 static void write_cas(FILE *o, const chal_system *s, chal_format f)
 {
-    switch (f) {
-    case CHAL_FMT_SINGULAR:
-        fputs("ring r = (2^8,a),(", o);
-        var_list(o, s, f);
-        fputs("),dp;\nideal I =\n", o);
-        polys(o, s, f);
-        fputs(";\n", o);
-        break;
-    case CHAL_FMT_MAGMA:
-        fputs("P2<z> := PolynomialRing(GF(2));\n"
-              "F<a> := ext<GF(2) | z^8+z^4+z^3+z^2+1>;\n", o);
-        fputs("R<", o);
-        var_list(o, s, f);
-        fprintf(o, "> := PolynomialRing(F, %u, \"grevlex\");\n", s->nvar);
-        fputs("I := ideal<R |\n", o);
-        polys(o, s, f);
-        fputs(">;\n", o);
-        break;
-    case CHAL_FMT_SAGE:
-        fputs("# load with load(\"FILE\") in Sage, or exec() it after "
-              "from sage.all import *\n"
-              "F = GF(2**8, 'a', modulus=PolynomialRing(GF(2), 'z')"
-              "([1,0,1,1,1,0,0,0,1]))\n"
-              "a = F.gen()\n", o);
-        fputs("R = PolynomialRing(F, [", o);
-        char v[16];
-        for (unsigned i = 0; i < s->nvar; i++) {
-            var_name(v, sizeof v, s, f, i);
-            fprintf(o, "%s'%s'", i ? "," : "", v);
+    char v[16];
+    for (const char *c = cas_template[f]; *c; c++) {
+        if (*c != '$') {
+            fputc(*c, o);
+            continue;
         }
-        fputs("], order='degrevlex')\n(", o);
-        var_list(o, s, f);
-        fputs(s->nvar == 1 ? ",) = R.gens()\nI = R.ideal([\n"
-                           : ") = R.gens()\nI = R.ideal([\n", o);
-        polys(o, s, f);
-        fputs("])\n", o);
-        break;
-    default:
-        break;
+        switch (*++c) {
+        case 'V':
+            var_list(o, s, f);
+            break;
+        case 'Q':
+            for (unsigned i = 0; i < s->nvar; i++) {
+                var_name(v, sizeof v, s, f, i);
+                fprintf(o, "%s'%s'", i ? "," : "", v);
+            }
+            break;
+        case 'N':
+            fprintf(o, "%u", s->nvar);
+            break;
+        case 'T':
+            if (s->nvar == 1)
+                fputc(',', o);
+            break;
+        case 'P':
+            polys(o, s, f);
+            break;
+        }
     }
 }
 
