@@ -21,7 +21,7 @@ case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
-for f in main apdu io gf kernels chacha key sign pk; do
+for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
     $SDCC -mmcs51 $model --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
@@ -30,21 +30,21 @@ done
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
-        "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
+        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels_sign.rel" \
+        "$obj/kernels_setup.rel" "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
 link
-# kernels.c's matvec_sign addresses its accumulator IA[0 .. n) directly
+# kernels_sign.c's matvec_sign addresses its accumulator IA[0 .. n) directly
 # for n <= 28 (MV_DIRECT), which needs IA + n <= 0x80; if the data segment
-# has grown past that, rebuild kernels.c with its loop (-DCARD_MV_LOOP).
+# has grown past that, rebuild kernels_sign.c with its loop (-DCARD_MV_LOOP).
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
 if [ "$isize" = 256 ] && [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; then
     echo "build-image.sh: note: $out: IA at 0x$ia + $n > 0x80, the slower looped matvec (-DCARD_MV_LOOP)" >&2
     $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" -DCARD_MV_LOOP \
-        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels.c" -o "$obj/kernels.rel" \
-        >"$obj/kernels.log" 2>&1 || { cat "$obj/kernels.log" >&2; exit 1; }
+        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels_sign.c" -o "$obj/kernels_sign.rel" \
+        >"$obj/kernels_sign.log" 2>&1 || { cat "$obj/kernels_sign.log" >&2; exit 1; }
     link
 fi
 cp "$obj/img.ihx" "$out"
@@ -52,22 +52,17 @@ cp "$obj/img.map" "$base.map"
 
 # code: every CODE area of the map (tables included)
 code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
-# sign_code: the bytes of the SIGN path = GFT (1023) + the term table (gf's
-# CONST) + sign.c and chacha.c (CSEG + CONST) + the kernels SIGN calls: in
-# the assembly image kernels.c from its start (_xcopy_i) to the label
-# _kernels_sign_end (xcopy_i, matvec_sign, layer_build, layer_solve), in the C-twin
-# image gf.c's code (gmul and the twins). Not counted: the command loop
+# sign_code: the bytes of the SIGN path, a plain sum of object sizes: GFT
+# (1023) + the term table (gf.c's CONST) + sign.c and chacha.c (CSEG +
+# CONST) + the kernels SIGN calls: kernels_sign.c's CSEG in the assembly
+# image (xcopy_i, matvec_sign, layer_build, layer_solve), gf.c's CSEG (gmul
+# and the C twins) in a C-twin image. Not counted: the command loop
 # (main.c, apdu.c, io.c), which every command shares.
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
-kend=$(awk 'NF >= 3 && $(NF-1) == "_kernels_sign_end" {print $(NF-2); exit}' "$base.map")
-kbeg=$(awk 'NF >= 3 && $(NF-1) == "_xcopy_i" && $NF == "kernels" {print $(NF-2); exit}' "$base.map")
-if [ -n "$kend" ] && [ -n "$kbeg" ]; then
-    kern=$((0x$kend - 0x$kbeg))
-else
-    kern=$(relsz "$obj/gf.rel" CSEG)
-fi
+kern=$(relsz "$obj/kernels_sign.rel" CSEG)
+[ "$kern" -gt 0 ] || kern=$(relsz "$obj/gf.rel" CSEG)
 sign_code=$((1023 + $(relsz "$obj/gf.rel" CONST) + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
     + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
 # XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG

@@ -16,7 +16,7 @@
 #define WCOL(c) XP(X_WG + (uint16_t)(c) * GST)
 
 #ifdef CARD_C_KERNELS
-/* C twin of layer_asm (kernels.c) */
+/* C twin of layer_asm (kernels_sign.c) */
 static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                         uint8_t from)
 {
@@ -42,13 +42,13 @@ static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
     }
 }
 #else
-/* from: x scalars below it are still in the scratch (kernels.c) */
+/* from: x scalars below it are still in the scratch (kernels_sign.c) */
 void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from);
 #endif
 
 #ifdef CARD_C_KERNELS
-/* C twin of layer_solve (kernels.c): Gauss-Jordan on the GST layout of
+/* C twin of layer_solve (kernels_sign.c): Gauss-Jordan on the GST layout of
  * the twin layer_build; the same pivots (so the same verdict) and, for an
  * invertible system, the same (unique) solution. */
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
@@ -66,7 +66,7 @@ void xcopy_i(uint16_t src, arena_t dst, uint8_t n)
     while (--n);
 }
 
-/* C twin of matvec_sign (kernels.c) */
+/* C twin of matvec_sign (kernels_sign.c) */
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols, uint8_t st)
 {
