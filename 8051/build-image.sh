@@ -69,12 +69,12 @@ sign_code=$((1023 + $(relsz "$obj/gf.rel" CONST) + $(relsz "$obj/sign.rel" CSEG)
 cat > "$obj/probe.c" <<PROBE
 #include "card.h"
 XTOP = X_TOP
-XKEY = X_KEND - X_KS1
-XSTAGE = X_KS1 - X_WMAP
+XKEY = X_KEND - X_KS3
+XSTAGE = X_KS3 - X_WMAP
 XSIGN = 128 + SIGN_LAYER_BYTES + M
-XGEN = 128 + 2 * N * GST + 2 * M * GST + N
-XCOMMIT = 2 * N * GST + 2 * M * GST + N
-XPK = 4 * C
+XGEN = 128 + X_WEND - X_A3L
+XCOMMIT = X_WEND - X_A3L
+XPK = X_WEND - X_A3L
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
@@ -82,10 +82,12 @@ xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
 xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
-# internal form (xkey) + the PUT KEY staging copy and its bitmap (xstage);
-# work = what each command uses beyond them, from card.h's map: ChaCha20's
-# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars
-# (GENERATE KEY builds the raw key in the staging area, counted there),
+# internal form (xkey: S3, S1, coefficients, s1, s3) + the PUT KEY staging
+# copy and its bitmap (xstage); work = what each command uses beyond them,
+# from card.h's map: ChaCha20's page (128); SIGN: the layer system and u;
+# GENERATE, COMMIT and GET PK SEGMENT: the public-key cache (A3, A1, p_t c3,
+# the per-i scalars) and the Gauss work that derives it, with c3 (X_A3L ..
+# X_WEND; GENERATE builds the raw key in the staging area, counted there);
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
 xstage=$(pv XSTAGE)

@@ -23,19 +23,24 @@ uint8_t gmul(uint8_t a, uint8_t b)
 #define gauss_c gauss
 
 /* Column c: DPTR-style scalar x[c] (zero page when x[c] = 0) against the
- * LM entries of column c. */
+ * LM entries of column c, at LMCOL (st = 2 rows, 256 / st columns a page). */
 void matvec_c(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
               uint8_t rows, uint8_t cols, uint8_t st)
 {
-    uint8_t c, r;
+    uint8_t c, r, cpp = (uint8_t)(256 / st), left = cpp;
     for (c = 0; c < cols; c++) {
         uint8_t s = x[c];
         __code const uint8_t *base = GFT + LOGLO(s) + ((uint16_t)LOGHI(s) << 8);
-        __xdata uint8_t *p = XP(K + (uint16_t)c * st);
+        __xdata uint8_t *p = XP(K);
         ARENA uint8_t *y = acc;
         for (r = 0; r < rows; r++) {
             *y++ ^= base[p[0]] & p[1];
             p += 2;
+        }
+        K += st;
+        if (!--left) { /* public: the next page (LMCOL) */
+            K = (K + 255) & 0xFF00;
+            left = cpp;
         }
     }
 }

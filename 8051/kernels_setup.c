@@ -251,8 +251,8 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
 
 /*
  * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
- * K + c*st; x[c] enters as the scalar DPTR = GFT + log x + 512*(x == 0).
- * 15 machine cycles per entry.
+ * LMCOL (stride st, 256 / st columns a page); x[c] enters as the scalar
+ * DPTR = GFT + log x + 512*(x == 0). 15 machine cycles per entry.
  */
 static void matvec_asm(void) __naked
 {
@@ -261,6 +261,14 @@ static void matvec_asm(void) __naked
         mov  r7, _k_Khi
         mov  r4, _k_cols
         mov  r3, _k_x
+        clr  a
+        clr  c
+        subb a, _k_st
+        mov  b, _k_st
+        div  ab
+        inc  a
+        mov  _k_t1, a            ; columns a page: 256 / st
+        mov  _k_j, a
     mv_col:
         mov  a, r3
         mov  r0, a
@@ -295,9 +303,11 @@ static void matvec_asm(void) __naked
         mov  a, r6
         add  a, _k_st
         mov  r6, a
-        clr  a
-        addc a, r7
-        mov  r7, a
+        djnz _k_j, mv_same       ; public: the column's place in its page
+        mov  _k_j, _k_t1
+        mov  r6, #0
+        inc  r7
+    mv_same:
         djnz r4, mv_col
         ret
     __endasm;

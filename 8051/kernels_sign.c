@@ -43,8 +43,9 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
  * it otherwise) the row loop is unrolled with direct addressing, 11
  * machine cycles per entry, and M rows enter the body at row N - M; else
  * the loop is unrolled by four when 4 divides M and N, else by two: 13.5
- * or 14 cycles per entry. The arguments are the C wrapper's parameters
- * (K in DPTR).
+ * or 14 cycles per entry. K's columns are st = 2 rows bytes apart, 256 /
+ * st of them to a page (LMCOL). The arguments are the C wrapper's
+ * parameters (K in DPTR).
  */
 #if N <= 28 && !defined(CARD_MV_LOOP)
 #define MV_DIRECT
@@ -84,6 +85,14 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         djnz r4, mvs_init
         mov  r4, _matvec_sign_PARM_5
         mov  r3, #(_IA + IX_OFF)
+        clr  a
+        clr  c
+        subb a, _matvec_sign_PARM_6
+        mov  b, _matvec_sign_PARM_6
+        div  ab
+        inc  a
+        mov  _k_t1, a            ; columns a page: 256 / st (LMCOL)
+        mov  _k_j, a
     mvs_col:
         mov  a, r3
         mov  r0, a
@@ -180,9 +189,11 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  a, r6
         add  a, _matvec_sign_PARM_6
         mov  r6, a
-        clr  a
-        addc a, r7
-        mov  r7, a
+        djnz _k_j, mvs_same      ; public: the column's place in its page
+        mov  _k_j, _k_t1
+        mov  r6, #0
+        inc  r7
+    mvs_same:
 #ifdef MV_DIRECT
         djnz r4, mvs_more
         sjmp mvs_fin
@@ -430,7 +441,7 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
 {
     uint16_t cp = X_KCO + t0 + t0; /* no multiply: no __mulint call */
     k_ql = from;
-    k_Whi = (uint8_t)(X_WG >> 8);
+    k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
     k_tp = (uint16_t)T_RUW + t0 + t0 + t0;
@@ -441,7 +452,7 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
 }
 
 /*
- * Solve one layer's system (layer_asm's layout: column j at X_WG + j*SST,
+ * Solve one layer's system (layer_asm's layout: column j at X_SL + j*SST,
  * rows 0 .. n-1, right-hand side in column n) into IX[lo .. lo + n):
  * Gaussian elimination with the same pivot repair as gauss_asm, then back
  * substitution. Per pivot k: (1) repair masks FIX[i] = (pivot == 0) for
@@ -739,7 +750,7 @@ static uint8_t solve_asm(void) __naked
 
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
-    k_Whi = (uint8_t)(X_WG >> 8);
+    k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
     return solve_asm();

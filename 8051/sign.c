@@ -3,7 +3,8 @@
  * bytes as vinegar, the four layers solved in turn (all four are always
  * solved, so the time depends only on the number of attempts), then
  * sigma = S3 x + s3. Digest at X_CMD, randomness key at X_CMD + M,
- * signature to X_RESP.
+ * signature to X_RESP. The work (layer system, u) is in the scratch at
+ * X_WS, beside the public-key cache.
  */
 #include "card.h"
 
@@ -13,7 +14,7 @@
 #define L2 V + A + 1, 1, TTS_LAYER2, TTS_LAYER3 - TTS_LAYER2
 #define L3 V + A + 2, B, TTS_LAYER3, TTS_LAYER4 - TTS_LAYER3
 
-#define WCOL(c) XP(X_WG + (uint16_t)(c) * GST)
+#define WCOL(c) XP(X_SL + (uint16_t)(c) * GST)
 
 #ifdef CARD_C_KERNELS
 /* C twin of layer_asm (kernels_sign.c) */
@@ -53,8 +54,8 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
  * invertible system, the same (unique) solution. */
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
-    uint8_t c = gauss(X_WG, dim, dim + 1);
-    xcopy_i(X_WG + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
+    uint8_t c = gauss(X_SL, dim, dim + 1);
+    xcopy_i(X_SL + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
     return c;
 }
 
@@ -97,9 +98,10 @@ uint16_t sign(void)
 {
     uint8_t i, ok;
     uint16_t attempt;
+    pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
     stream_init(XP(X_CMD + M));
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
-    matvec_sign(X_KS1, X_Ks1, X_U, M, M, STM);
+    matvec_sign(X_KS1, X_Ks1, X_U, M, M, 2 * M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         for (i = 0; i < V; i++)
             IX[i] = stream_byte();
@@ -109,7 +111,7 @@ uint16_t sign(void)
         ok &= solve_layer(L2, XS_INC ? V + A : 0);
         ok &= solve_layer(L3, XS_INC ? V + A + 1 : 0);
         if (ok) { /* declassified: the attempt succeeded */
-            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, STN);
+            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, 2 * N);
             return 0;
         }
     }
