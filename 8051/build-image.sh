@@ -53,17 +53,19 @@ cp "$obj/img.map" "$base.map"
 # code: every CODE area of the map (tables included)
 code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
 # sign_code: the bytes of the SIGN path, a plain sum of object sizes: GFT
-# (1023) + the term table (gf.c's CONST) + sign.c and chacha.c (CSEG +
-# CONST) + the kernels SIGN calls: kernels_sign.c's CSEG in the assembly
-# image (xcopy_i, matvec_sign, layer_build, layer_solve), gf.c's CSEG (gmul
-# and the C twins) in a C-twin image. Not counted: the command loop
-# (main.c, apdu.c, io.c), which every command shares.
+# (1023) + sign.c and chacha.c (CSEG + CONST) + the kernels SIGN calls:
+# kernels_sign.c's CSEG in the assembly image (xcopy_i, matvec_sign, the
+# layer build with its generated term code, layer_solve), gf.c's CSEG
+# (gmul and the C twins) and CONST (the term table they read) in a C-twin
+# image. Not counted: the command loop (main.c, apdu.c, io.c), which every
+# command shares.
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
 kern=$(relsz "$obj/kernels_sign.rel" CSEG)
-[ "$kern" -gt 0 ] || kern=$(relsz "$obj/gf.rel" CSEG)
-sign_code=$((1023 + $(relsz "$obj/gf.rel" CONST) + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
+terms=0
+[ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
+sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
     + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
 # XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
 cat > "$obj/probe.c" <<PROBE

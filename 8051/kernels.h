@@ -13,7 +13,7 @@
 extern __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 extern __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 extern __data uint16_t k_tp, k_nt;
-extern __data uint8_t k_lo, k_dim, k_cp, k_cl, k_nlo, k_rl, k_rp;
+extern __data uint8_t k_lo, k_dim, k_cp, k_cl;
 #endif
 
 #endif

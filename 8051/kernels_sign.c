@@ -220,19 +220,21 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 
 
 /*
- * The linear system of one layer (docs/SPEC.md 4.6) in the Gauss work at
- * page k_Whi, column c at c * SST (card.h): identity, right-hand side =
+ * The linear system of one layer (docs/SPEC.md 4.6) in the work at page
+ * k_Whi, column c at c * SST (card.h): identity, right-hand side =
  * u[lo-v ..], then every term t of the layer: p_t x[u] goes to entry
  * [row-lo][w-lo] if w >= lo (public index), else p_t x[u] x[w] to the
  * right-hand side. First the x values become scalars, IA[2u] = log x[u],
  * IA[2u+1] = DPH (zero page for 0), for from <= u < lo (k_ql = from; the
  * ones below are still there, see sign.c), so a product is one MOVC with
- * the coefficient's log and one AND with its mask: about 62 machine cycles
- * per matrix term. k_lo, k_dim, k_tp (&T_RUW[3 t0], 2 bytes), k_nt (terms,
- * 2 bytes), k_cp:k_cl = &coef LM of t0 in XDATA.
+ * the coefficient's log and one AND with its mask. The terms are straight
+ * code, generated per set and layer by gen_card.c (card_tables.h, read
+ * here inside the __asm blocks of lt_0 .. lt_3 with CARD_TERM_ASM set):
+ * every address is a constant, 21 machine cycles a matrix term, and the x
+ * scalar is loaded once per u. k_lo, k_dim.
  */
 __data uint16_t k_tp, k_nt;
-__data uint8_t k_lo, k_dim, k_cp, k_cl, k_nlo, k_rl, k_rp;
+__data uint8_t k_lo, k_dim, k_cp, k_cl;
 
 static void layer_asm(void) __naked
 {
@@ -294,8 +296,6 @@ static void layer_asm(void) __naked
         mov  a, r7
         cjne a, _k_dim, ly_icol
         ; right-hand side column (c = dim, at r2:r3): u[lo - V + r]
-        mov  _k_rl, r2
-        mov  _k_rp, r3
         mov  P2, r3
         mov  a, r2
         mov  r1, a
@@ -312,102 +312,60 @@ static void layer_asm(void) __naked
         inc  dptr
         inc  r1
         djnz r6, ly_rhs0
-        ; ---- terms: r6:r7 term pointer, r3:r0 coefficient pointer
-        clr  a
-        clr  c
-        subb a, _k_lo
-        mov  _k_nlo, a            ; -lo
-        mov  a, _k_nt
-        jz   ly_cnt
-        inc  (_k_nt + 1)          ; djnz on both bytes
-    ly_cnt:
-        mov  r6, _k_tp
-        mov  r7, (_k_tp + 1)
-        mov  r0, _k_cl
-        mov  r3, _k_cp
-    ly_term:
-        mov  dpl, r6
-        mov  dph, r7
-        clr  a
-        movc a, @a+dptr           ; row
-        add  a, _k_nlo
-        mov  r2, a                ; row - lo
-        mov  a, #1
-        movc a, @a+dptr           ; u (< lo)
-        rl   a
-        add  a, #_IA
-        mov  r1, a
-        mov  a, #2
-        movc a, @a+dptr           ; w
-        add  a, _k_nlo            ; C iff w >= lo
-        mov  r4, a                ; w - lo
+        ret
+    __endasm;
+}
+
+/*
+ * The generated term statements' macros. Coefficient t's LM pair is at
+ * X_KCO + 2t (X_KCO even: a pair never crosses a page), entry [r][c] at
+ * X_SL + c * SST + r. LTP leaves p_t x[u] in A and R5 (P2 the coefficient's
+ * page); LTM and LTC then set P2 to the entry's. LTC's product with x[w]
+ * is lt_rhs (the zero page handles x[w] = 0, the mask cu = 0).
+ */
+#if X_KCO & 1
+#error "kernels_sign.c: the coefficients' LM pairs must start at an even address"
+#endif
+static void lt_macros(void) __naked
+{
+    __asm
+    .macro LTX u
+        mov  r1, #(_IA + 2 * u)
         mov  a, @r1
         mov  dpl, a
         inc  r1
         mov  a, @r1
         mov  dph, a               ; DPTR = scalar x[u]
-        jnc  ly_const             ; public: w below the layer
-        mov  a, r6
-        add  a, #3
-        mov  r6, a
-        jnc  ly_t1
-        inc  r7
-    ly_t1:
-        ; cu = p x[u]: coefficient (log, mask); the pointer may cross a page
-        mov  P2, r3
-        movx a, @r0
+    .endm
+    .macro LTP t
+        mov  P2, #((X_KCO + 2 * t) >> 8)
+        mov  r0, #((X_KCO + 2 * t) & 0xFF)
+        movx a, @r0               ; log p_t
         inc  r0
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0
-        inc  r0
+        movx a, @r0               ; mask p_t
         anl  a, r5
-        mov  r5, a                ; cu
-        cjne r0, #0, ly_t2
-        inc  r3
-    ly_t2:
-        ; matrix entry [row - lo][w - lo]: (w - lo) * SST + row - lo
-        mov  a, r4
-        mov  b, #SST
-        mul  ab
-        add  a, r2
-        mov  r1, a
-        mov  a, b
-        addc a, _k_Whi
-        mov  P2, a
+        mov  r5, a                ; cu = p_t x[u]
+    .endm
+    .macro LTM t, c, r
+        LTP  t
+        mov  P2, #((X_SL + c * SST + r) >> 8)
+        mov  r1, #((X_SL + c * SST + r) & 0xFF)
         movx a, @r1
         xrl  a, r5
         movx @r1, a
-    ly_next:
-        djnz _k_nt, ly_term
-        djnz (_k_nt + 1), ly_term
+    .endm
+    .macro LTC t, w, c, r
+        LTP  t
+        mov  r1, #(_IA + 2 * w)
+        mov  r2, #((X_SL + c * SST + r) >> 8)
+        mov  r3, #((X_SL + c * SST + r) & 0xFF)
+        lcall lt_rhs
+    .endm
         ret
-    ly_const:
-        ; rhs[row - lo] ^= p x[u] x[w]
-        mov  a, r6
-        add  a, #3
-        mov  r6, a
-        jnc  ly_c1
-        inc  r7
-    ly_c1:
-        mov  P2, r3
-        movx a, @r0
-        inc  r0
-        movc a, @a+dptr
-        mov  r5, a
-        movx a, @r0
-        inc  r0
-        anl  a, r5
-        mov  r5, a                ; cu
-        cjne r0, #0, ly_c2
-        inc  r3
-    ly_c2:
-        mov  a, r4
-        add  a, _k_lo             ; w
-        rl   a
-        add  a, #_IA
-        mov  r1, a
-        mov  a, r5
+    lt_rhs:
+        ; entry r2:r3 ^= cu x[w]: cu in A and R5, @r1 the scalar of x[w]
         mov  dptr, #GFT_LOGA
         movc a, @a+dptr           ; log cu
         mov  b, a
@@ -425,30 +383,76 @@ static void layer_asm(void) __naked
         subb a, #0                ; 0xFF iff cu != 0
         anl  a, b
         mov  r5, a
-        mov  a, _k_rl
-        add  a, r2
+        mov  P2, r2
+        mov  a, r3
         mov  r1, a
-        mov  P2, _k_rp
         movx a, @r1
         xrl  a, r5
         movx @r1, a
-        sjmp ly_next
+        ret
     __endasm;
 }
 
+static void lt_0(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 0
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_1(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 1
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_2(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 2
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_3(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 3
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+/* t0 and nt (the C twin's) are implied by lo here: the generated code. */
 void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from)
 {
-    uint16_t cp = X_KCO + t0 + t0; /* no multiply: no __mulint call */
+    (void)t0; (void)nt;
     k_ql = from;
     k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
-    k_tp = (uint16_t)T_RUW + t0 + t0 + t0;
-    k_nt = nt;
-    k_cp = (uint8_t)(cp >> 8);
-    k_cl = (uint8_t)cp;
     layer_asm();
+    /* public: the layer (k_lo, not lo: the naked layer_asm uses every
+     * register, which SDCC does not know) */
+    if (k_lo == V)
+        lt_0();
+    else if (k_lo == V + A)
+        lt_1();
+    else if (k_lo == V + A + 1)
+        lt_2();
+    else
+        lt_3();
 }
 
 /*
