@@ -49,10 +49,12 @@ static void bytes(const char *name, const unsigned char *b, int len)
  * The terms of each signing layer as assembly statements, for the
  * assembly layer build (kernels_sign.c includes this file again inside an
  * __asm block with CARD_TERM_ASM = the layer, 0..3): the macros LTX u
- * (DPTR := the scalar of x[u]), LTM t, c, r (entry [r][c] of the layer's
- * system ^= p_t x[u]) and LTC t, w, c, r (right-hand side, column c = dim,
- * row r ^= p_t x[u] x[w]), the terms grouped by u, so that the x scalar is
- * loaded once per group. Outside the include guard on purpose.
+ * (DPTR := the scalar of x[u]); LTM t, c, r (entry [r][c] of the layer's
+ * system := p_t x[u], its first term off the diagonal), LTD (the same on
+ * the diagonal: 1 + p_t x[u]), LTA (a later term: entry ^= p_t x[u]); LTC
+ * t, w, c, r (right-hand side, column c = dim, row r ^= p_t x[u] x[w]). The
+ * terms are grouped by u, so that the x scalar is loaded once per group.
+ * Outside the include guard on purpose.
  */
 static void terms_asm(void)
 {
@@ -65,15 +67,20 @@ static void terms_asm(void)
         printf("%s TTS_M == %d && TTS_N == %d\n", s ? "#elif" : "#if", P->m, P->n);
         for (int L = 0; L < 4; L++) {
             printf("%s CARD_TERM_ASM == %d\n", L ? "#elif" : "#if", L);
+            unsigned char hit[TTS_MAX_N][TTS_MAX_N] = {{0}};
             for (int u = 0; u < lo[L]; u++) {
                 int grp = 0;
                 for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
                     const tts_term *T = &P->terms[t];
+                    int c = T->w - lo[L], r = T->row - lo[L];
                     if (T->u != u || T->w < lo[L])
                         continue;
                     if (!grp++)
                         printf("    LTX %d\n", u);
-                    printf("    LTM %d, %d, %d\n", t, T->w - lo[L], T->row - lo[L]);
+                    /* the first term of an entry writes it (over the
+                     * identity's 0, or 1 on the diagonal), later ones add */
+                    printf("    %s %d, %d, %d\n", hit[r][c]++ ? "LTA" : r == c ? "LTD" : "LTM",
+                           t, c, r);
                 }
                 for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
                     const tts_term *T = &P->terms[t];

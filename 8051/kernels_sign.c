@@ -230,7 +230,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
  * the coefficient's log and one AND with its mask. The terms are straight
  * code, generated per set and layer by gen_card.c (card_tables.h, read
  * here inside the __asm blocks of lt_0 .. lt_3 with CARD_TERM_ASM set):
- * every address is a constant, 21 machine cycles a matrix term, and the x
+ * every address is a constant, 17 machine cycles a matrix term, and the x
  * scalar is loaded once per u. k_lo, k_dim.
  */
 __data uint16_t k_tp, k_nt;
@@ -319,9 +319,10 @@ static void layer_asm(void) __naked
 /*
  * The generated term statements' macros. Coefficient t's LM pair is at
  * X_KCO + 2t (X_KCO even: a pair never crosses a page), entry [r][c] at
- * X_SL + c * SST + r. LTP leaves p_t x[u] in A and R5 (P2 the coefficient's
- * page); LTM and LTC then set P2 to the entry's. LTC's product with x[w]
- * is lt_rhs (the zero page handles x[w] = 0, the mask cu = 0).
+ * X_SL + c * SST + r (layer_asm has written the identity there). LTP leaves
+ * p_t x[u] in A (P2 the coefficient's page); LTM, LTD and LTA then set P2
+ * to the entry's and write it, write it plus 1, or add to it. LTC's product
+ * with x[w] is lt_rhs (the zero page handles x[w] = 0, the mask cu = 0).
  */
 #if X_KCO & 1
 #error "kernels_sign.c: the coefficients' LM pairs must start at an even address"
@@ -345,19 +346,34 @@ static void lt_macros(void) __naked
         movc a, @a+dptr
         mov  r5, a
         movx a, @r0               ; mask p_t
-        anl  a, r5
-        mov  r5, a                ; cu = p_t x[u]
+        anl  a, r5                ; cu = p_t x[u]
+    .endm
+    .macro LTE c, r
+        mov  P2, #((X_SL + c * SST + r) >> 8)
+        mov  r1, #((X_SL + c * SST + r) & 0xFF)
     .endm
     .macro LTM t, c, r
         LTP  t
-        mov  P2, #((X_SL + c * SST + r) >> 8)
-        mov  r1, #((X_SL + c * SST + r) & 0xFF)
+        LTE  c, r
+        movx @r1, a
+    .endm
+    .macro LTD t, c, r
+        LTP  t
+        LTE  c, r
+        xrl  a, #1
+        movx @r1, a
+    .endm
+    .macro LTA t, c, r
+        LTP  t
+        LTE  c, r
+        mov  r5, a
         movx a, @r1
         xrl  a, r5
         movx @r1, a
     .endm
     .macro LTC t, w, c, r
         LTP  t
+        mov  r5, a
         mov  r1, #(_IA + 2 * w)
         mov  r2, #((X_SL + c * SST + r) >> 8)
         mov  r3, #((X_SL + c * SST + r) & 0xFF)
