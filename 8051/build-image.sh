@@ -26,12 +26,14 @@ for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
 done
-# GFT sits at 0x0100..0x04FE; the relocatable code starts after it.
+# GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
+# signing modules come first, so that their data bytes come first (the
+# 128-byte family's SIGN stack starts after them: sign.c).
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels_sign.rel" \
-        "$obj/kernels_setup.rel" "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
+        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/kernels_sign.rel" "$obj/chacha.rel" \
+        "$obj/sign.rel" "$obj/gf.rel" "$obj/kernels_setup.rel" "$obj/key.rel" "$obj/pk.rel" \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
@@ -46,6 +48,14 @@ if [ "$isize" = 256 ] && [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; th
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels_sign.c" -o "$obj/kernels_sign.rel" \
         >"$obj/kernels_sign.log" 2>&1 || { cat "$obj/kernels_sign.log" >&2; exit 1; }
     link
+fi
+# CARD_128_ASM: SIGN's own stack runs from sign_sp up to the arena IA;
+# 24 bytes hold its deepest call chain (sign, layer_build, the term code,
+# lt_rhs; stream_byte, chacha_block's two pushes; Timer 0's four bytes).
+ssp=$(awk '$2 == "_sign_sp" {print $1; exit}' "$obj/img.map")
+if [ -n "$ssp" ] && [ $((0x$ia - 0x$ssp - 1)) -lt 24 ]; then
+    echo "build-image.sh: $out: SIGN stack 0x$ssp .. IA 0x$ia: fewer than 24 bytes" >&2
+    exit 1
 fi
 cp "$obj/img.ihx" "$out"
 cp "$obj/img.map" "$base.map"
@@ -143,7 +153,7 @@ fi
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
 } > "$base.sizes"
-if [ "$iram" -ge "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
+if [ "$iram" -gt "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B (or not measured)" >&2
     rm -f "$out"
     exit 1

@@ -26,28 +26,42 @@
 #define __reentrant
 #endif
 
+#ifndef TTS_M
+#define TTS_M 20
+#define TTS_N 28
+#endif
+
 /* -DCARD_128: the 128-byte internal-RAM family (tts-M-N-128.ihx, an
- * 8051 / 80C51 / smart-card core): the arena IA lives in XDATA and the
- * kernels are the C twins (which address it through ARENA pointers);
- * ChaCha20 keeps its assembly block (its state in 0x40..0x7F with the
- * interrupts held off, see chacha.c). */
+ * 8051 / 80C51 / smart-card core), SDCC's large model. For n <= 28
+ * (CARD_128_ASM) signing runs the assembly kernels on an internal arena
+ * for signing only, placed at the top of the 128 bytes (IA_ABS), and key
+ * set-up and the public key run the C twins on an XDATA arena SA
+ * (CARD_C_SETUP); for the larger sets the arena IA itself lives in XDATA
+ * and every kernel is the C twin (which address it through ARENA
+ * pointers). ChaCha20 keeps its assembly block in both (its state in
+ * 0x40..0x7F with the interrupts held off, see chacha.c). */
 #ifdef CARD_128
+#if TTS_N <= 28 && !defined(CARD_C_KERNELS)
+#define CARD_128_ASM
+#define CARD_C_SETUP
+#define ARENA __idata
+typedef uint8_t arena_t;
+#else
 #ifndef CARD_C_KERNELS
 #define CARD_C_KERNELS
 #define CARD_ASM_CHACHA
 #endif
 #define ARENA __xdata
 typedef uint16_t arena_t;   /* an address in the arena */
+#endif
 #define IRAM_TOP 0x7F       /* last internal RAM byte */
 #else
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0xFF
 #endif
-
-#ifndef TTS_M
-#define TTS_M 20
-#define TTS_N 28
+#ifdef CARD_C_KERNELS
+#define CARD_C_SETUP        /* the set-up kernels' C twins as well */
 #endif
 
 #include "card_tables.h"
@@ -156,21 +170,52 @@ typedef uint8_t arena_t;
 
 /* ---- internal RAM: one arena, carved per command ---- */
 /* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
- * layer builds (kernels.c) if that is more. */
-#if 2 * (N - B) > 64
+ * layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
+ * what signing needs: the matvec accumulator (n), the last layer's x
+ * scalars (2 (v + a + 2)) and the solver's scratch (3 max(a, b)), which
+ * may overlap (sign.c then converts every scalar per layer: XS_INC 0). */
+#ifdef CARD_128_ASM /* a plain number: the kernels use it in assembly */
+#if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
+#define IX_OFF N
+#elif 2 * (V + A + 2) >= 3 * LDMAX
+#define IX_OFF (2 * (V + A + 2))
+#else
+#define IX_OFF (3 * LDMAX)
+#endif
+#elif 2 * (N - B) > 64
 #define IX_OFF (2 * (N - B))
 #else
 #define IX_OFF 64
 #endif
 #define IA_SIZE (N + IX_OFF)
+#ifdef CARD_128_ASM
+#define IA_ABS (0x80 - IA_SIZE) /* the top of the 128 bytes (gf.c) */
+extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+#else
 extern ARENA uint8_t IA[IA_SIZE];
+#endif
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
 /* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
- * set-up. Signing layers (kernels.c): layer_build's x scalars at
+ * set-up. Signing layers (kernels_sign.c): layer_build's x scalars at
  * IA[0 .. 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim .. IX_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
+/* The arena of key set-up and the public key: IA, or in CARD_128_ASM an
+ * XDATA one (SA, for the C twins of gauss, matvec_lm and the pk terms):
+ * SSCR the Gauss / matvec scratch, SF the public key's m-vector. */
+#ifdef CARD_128_ASM
+#define SARENA __xdata
+#define SA_SIZE (2 * N)
+extern __xdata uint8_t SA[SA_SIZE];
+#define SSCR (SA)
+#define SF   (SA + M)
+#else
+#define SARENA ARENA
+#define SA   IA
+#define SSCR ISCR
+#define SF   IX
+#endif
 
 /* GF(256) table (gf.c); see gen_card.c for its layout. */
 #define GFT_ADDR 0x0100
@@ -187,8 +232,13 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 uint8_t gmul(uint8_t a, uint8_t b);
 /* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form: columns of st
  * bytes, 256 / st of them to a page (LMCOL) */
-void matvec_lm(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
+#ifdef CARD_128_ASM
+void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
+               uint8_t rows, uint8_t cols, uint8_t st) __reentrant;
+#else
+void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
+#endif
 /* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
  * rows x rows block was invertible. Constant time. */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);

@@ -7,9 +7,10 @@
  */
 #include "kernels.h"
 
-#ifndef CARD_C_KERNELS
+#ifndef CARD_C_SETUP
 
-__data uint8_t k_qp, k_sq;
+__data uint16_t k_tp, k_nt;
+__data uint8_t k_cp, k_cl, k_qp, k_sq;
 
 /*
  * Gauss-Jordan on the column-major matrix at page k_Whi (element [r][c] at
@@ -303,7 +304,7 @@ static void matvec_asm(void) __naked
         mov  a, r6
         add  a, _k_st
         mov  r6, a
-        djnz _k_j, mv_same       ; public: the column's place in its page
+        djnz _k_j, mv_same       ; public: the column index in its page
         mov  _k_j, _k_t1
         mov  r6, #0
         inc  r7
@@ -445,4 +446,4 @@ void pk_terms_asm(uint16_t col, uint8_t sq)
     pk_asm();
 }
 
-#endif /* !CARD_C_KERNELS */
+#endif /* !CARD_C_SETUP */

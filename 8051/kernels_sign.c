@@ -18,13 +18,47 @@
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 
+/*
+ * The two kernels with parameters read them from SDCC's parameter bytes
+ * (_f_PARM_i, direct) in the small model; in the large model of the
+ * 128-byte family (CARD_128_ASM) those are in XDATA, so a C wrapper passes
+ * them in k_* bytes instead (the MV_* and XC_* names).
+ */
+#ifdef CARD_128_ASM
+#define XC_DST _k_x
+#define XC_N   _k_cnt
+#define MV_S   _k_acc            /* s: k_acc, k_x */
+#define MV_SH  _k_x
+#define MV_OUT _k_ok             /* out: k_ok, k_ckp */
+#define MV_OUTH _k_ckp
+#define MV_ROWS _k_rows
+#define MV_COLS _k_cols
+#define MV_ST  _k_st
+#else
+#define XC_DST _xcopy_i_PARM_2
+#define XC_N   _xcopy_i_PARM_3
+#define MV_S   _matvec_sign_PARM_2
+#define MV_SH  (_matvec_sign_PARM_2 + 1)
+#define MV_OUT _matvec_sign_PARM_3
+#define MV_OUTH (_matvec_sign_PARM_3 + 1)
+#define MV_ROWS _matvec_sign_PARM_4
+#define MV_COLS _matvec_sign_PARM_5
+#define MV_ST  _matvec_sign_PARM_6
+#endif
+
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM, 8 cycles a byte. */
+#ifdef CARD_128_ASM
+static void xc_asm(uint16_t src) __naked
+{
+    (void)src;
+#else
 void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 {
     (void)src; (void)dst; (void)n;
+#endif
     __asm
-        mov  r0, _xcopy_i_PARM_2
-        mov  r7, _xcopy_i_PARM_3
+        mov  r0, XC_DST
+        mov  r7, XC_N
     xc_loop:
         movx a, @dptr
         inc  dptr
@@ -35,6 +69,15 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
     __endasm;
 }
 
+#ifdef CARD_128_ASM
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
+{
+    k_x = dst;
+    k_cnt = n;
+    xc_asm(src);
+}
+#endif
+
 /*
  * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
  * XDATA, rows = M or N, both even). Column c: x[c] as the scalar DPTR
@@ -44,12 +87,19 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
  * machine cycles per entry, and M rows enter the body at row N - M; else
  * the loop is unrolled by four when 4 divides M and N, else by two: 13.5
  * or 14 cycles per entry. K's columns are st = 2 rows bytes apart, 256 /
- * st of them to a page (LMCOL). The arguments are the C wrapper's
- * parameters (K in DPTR).
+ * st of them to a page (LMCOL). Arguments: K in DPTR (or k_Klo:k_Khi),
+ * the others MV_* (above).
  */
 #if N <= 28 && !defined(CARD_MV_LOOP)
 #define MV_DIRECT
 #endif
+#ifdef CARD_128_ASM
+static void mvs_asm(void) __naked
+{
+    __asm
+        mov  r6, _k_Klo
+        mov  r7, _k_Khi
+#else
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols, uint8_t st) __naked
 {
@@ -57,14 +107,15 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     __asm
         mov  r6, dpl
         mov  r7, dph
+#endif
 #ifdef MV_DIRECT
         mov  a, #(_IA + N)
         clr  c
-        subb a, _matvec_sign_PARM_4
+        subb a, MV_ROWS
         mov  r2, a               ; accumulator IA[N - rows .. N)
 #else
         mov  r2, #_IA            ; accumulator IA[0 .. rows)
-        mov  a, _matvec_sign_PARM_4
+        mov  a, MV_ROWS
 #if M % 4 == 0 && N % 4 == 0
         rr   a
 #endif
@@ -74,21 +125,21 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, _matvec_sign_PARM_2
-        mov  dph, (_matvec_sign_PARM_2 + 1)
-        mov  r4, _matvec_sign_PARM_4
+        mov  dpl, MV_S
+        mov  dph, MV_SH
+        mov  r4, MV_ROWS
     mvs_init:
         movx a, @dptr
         inc  dptr
         mov  @r1, a
         inc  r1
         djnz r4, mvs_init
-        mov  r4, _matvec_sign_PARM_5
+        mov  r4, MV_COLS
         mov  r3, #(_IA + IX_OFF)
         clr  a
         clr  c
-        subb a, _matvec_sign_PARM_6
-        mov  b, _matvec_sign_PARM_6
+        subb a, MV_ST
+        mov  b, MV_ST
         div  ab
         inc  a
         mov  _k_t1, a            ; columns a page: 256 / st (LMCOL)
@@ -111,7 +162,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  a, r6
         mov  r0, a
 #ifdef MV_DIRECT
-        mov  a, _matvec_sign_PARM_4
+        mov  a, MV_ROWS
         cjne a, #N, mvs_m        ; public: M rows enter at row N - M
         mvsr = 0
         .rept (N - M)
@@ -187,9 +238,9 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         djnz b, mvs_row
 #endif
         mov  a, r6
-        add  a, _matvec_sign_PARM_6
+        add  a, MV_ST
         mov  r6, a
-        djnz _k_j, mvs_same      ; public: the column's place in its page
+        djnz _k_j, mvs_same      ; public: the column index in its page
         mov  _k_j, _k_t1
         mov  r6, #0
         inc  r7
@@ -205,9 +256,9 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, _matvec_sign_PARM_3
-        mov  dph, (_matvec_sign_PARM_3 + 1)
-        mov  r7, _matvec_sign_PARM_4
+        mov  dpl, MV_OUT
+        mov  dph, MV_OUTH
+        mov  r7, MV_ROWS
     mvs_out:
         mov  a, @r1
         movx @dptr, a
@@ -217,6 +268,23 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         ret
     __endasm;
 }
+
+#ifdef CARD_128_ASM
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols, uint8_t st)
+{
+    k_Klo = (uint8_t)K;
+    k_Khi = (uint8_t)(K >> 8);
+    k_acc = (uint8_t)s;         /* MV_S */
+    k_x = (uint8_t)(s >> 8);
+    k_ok = (uint8_t)out;        /* MV_OUT */
+    k_ckp = (uint8_t)(out >> 8);
+    k_rows = rows;
+    k_cols = cols;
+    k_st = st;
+    mvs_asm();
+}
+#endif
 
 
 /*
@@ -233,8 +301,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
  * every address is a constant, 17 machine cycles a matrix term, and the x
  * scalar is loaded once per u. k_lo, k_dim.
  */
-__data uint16_t k_tp, k_nt;
-__data uint8_t k_lo, k_dim, k_cp, k_cl;
+__data uint8_t k_lo, k_dim;
 
 static void layer_asm(void) __naked
 {

@@ -78,10 +78,10 @@ static void c3_out(__xdata uint8_t *s3) __reentrant
         uint8_t acc = 0;
         for (c = 0; c < N; c++)
             acc ^= gmul(XB(X_G3 + (uint16_t)(N + c) * GST + r), s3[c]);
-        ISCR[r] = acc;
+        SSCR[r] = acc;
     }
     for (r = 0; r < N; r++)
-        C3[r] = ISCR[r];
+        C3[r] = SSCR[r];
 }
 
 /* The public key's linear part: p_t c3_w, p_t c3_u from c3 and the

@@ -15,7 +15,7 @@
  */
 #include "card.h"
 
-#define F    IX              /* the m-vector before A1 */
+#define F    SF              /* the m-vector before A1 */
 #define A3COL(c) LMCOL(X_A3L, N, c)
 
 __xdata uint8_t pk_cur = 0xFF;  /* i of X_PT/X_QT; 0xFE: linear; 0xFF: none */
@@ -50,7 +50,7 @@ static void prep_lin(void)
     }
 }
 
-#ifdef CARD_C_KERNELS
+#ifdef CARD_C_SETUP
 /* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
 static void pk_terms(uint8_t j, uint8_t sq)
 {
@@ -111,10 +111,10 @@ uint8_t pk_segment(uint16_t seg)
             pk_terms(l, 0);
         }
         for (o = 0; o < M; o++)
-            ISCR[o] = 0;
-        matvec_lm(ISCR, X_A1L, F, M, M, 2 * M);
+            SSCR[o] = 0;
+        matvec_lm(SSCR, X_A1L, F, M, M, 2 * M);
         for (o = 0; o < M; o++)
-            *out++ = ISCR[o];
+            *out++ = SSCR[o];
     }
     return count * M;
 }

@@ -94,7 +94,59 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     (layer_build(lo, dim, t0, nt, from), layer_solve(lo, dim))
 #define solve_layer(layer, from) SOLVE_(layer, from)
 
+#ifdef CARD_128_ASM
+/*
+ * The 128-byte family's assembly signing keeps its arena IA at the top of
+ * the 128 bytes (card.h: IA_ABS), over the spill bytes of the key set-up
+ * code and the command stack, which key set-up needs and signing does not;
+ * so SIGN runs on a stack of its own, from sign_sp (the last data byte of
+ * the signing modules: build-image.sh links them first and checks the
+ * room up to IA) over those set-up spill bytes, and the command stack's
+ * first SG_FRAMES bytes (main's and apdu_run's return addresses, the
+ * stack being 4 deep when SIGN starts) wait in XDATA meanwhile.
+ */
+#define SG_FRAMES 8
+__data uint8_t sign_sp;
+__xdata uint8_t sign_frames[SG_FRAMES];
+uint16_t sign_run(void);
+
+uint16_t sign(void) __naked
+{
+    __asm
+        mov  _sign_sp, sp
+        mov  r0, #__start__stack
+        mov  r7, #SG_FRAMES
+        mov  dptr, #_sign_frames
+    sg_save:
+        mov  a, @r0
+        movx @dptr, a
+        inc  r0
+        inc  dptr
+        djnz r7, sg_save
+        mov  sp, #_sign_sp
+        lcall _sign_run
+        mov  r2, dpl
+        mov  r3, dph
+        mov  r0, #__start__stack
+        mov  r7, #SG_FRAMES
+        mov  dptr, #_sign_frames
+    sg_back:
+        movx a, @dptr
+        mov  @r0, a
+        inc  r0
+        inc  dptr
+        djnz r7, sg_back
+        mov  dpl, r2
+        mov  dph, r3
+        mov  sp, _sign_sp
+        ret
+    __endasm;
+}
+
+uint16_t sign_run(void)
+#else
 uint16_t sign(void)
+#endif
 {
     uint8_t i, ok;
     uint16_t attempt;
