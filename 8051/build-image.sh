@@ -21,65 +21,72 @@ case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
-for f in main apdu io gf kernels chacha key sign pk; do
+for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
     $SDCC -mmcs51 $model --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
 done
-# GFT sits at 0x0100..0x04FE; the relocatable code starts after it.
+# GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
+# signing modules come first, so that their data bytes come first (the
+# 128-byte family's SIGN stack starts after them: sign.c).
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/gf.rel" "$obj/kernels.rel" \
-        "$obj/chacha.rel" "$obj/key.rel" "$obj/sign.rel" "$obj/pk.rel" \
+        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/kernels_sign.rel" "$obj/chacha.rel" \
+        "$obj/sign.rel" "$obj/gf.rel" "$obj/kernels_setup.rel" "$obj/key.rel" "$obj/pk.rel" \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
 link
-# kernels.c's matvec_sign addresses its accumulator IA[0 .. n) directly
+# kernels_sign.c's matvec_sign addresses its accumulator IA[0 .. n) directly
 # for n <= 28 (MV_DIRECT), which needs IA + n <= 0x80; if the data segment
-# has grown past that, rebuild kernels.c with its loop (-DCARD_MV_LOOP).
+# has grown past that, rebuild kernels_sign.c with its loop (-DCARD_MV_LOOP).
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
 if [ "$isize" = 256 ] && [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; then
     echo "build-image.sh: note: $out: IA at 0x$ia + $n > 0x80, the slower looped matvec (-DCARD_MV_LOOP)" >&2
     $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" -DCARD_MV_LOOP \
-        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels.c" -o "$obj/kernels.rel" \
-        >"$obj/kernels.log" 2>&1 || { cat "$obj/kernels.log" >&2; exit 1; }
+        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels_sign.c" -o "$obj/kernels_sign.rel" \
+        >"$obj/kernels_sign.log" 2>&1 || { cat "$obj/kernels_sign.log" >&2; exit 1; }
     link
+fi
+# CARD_128_ASM: SIGN's own stack runs from sign_sp up to the arena IA;
+# 24 bytes hold its deepest call chain (sign, layer_build, the term code,
+# lt_rhs; stream_byte, chacha_block's two pushes; Timer 0's four bytes).
+ssp=$(awk '$2 == "_sign_sp" {print $1; exit}' "$obj/img.map")
+if [ -n "$ssp" ] && [ $((0x$ia - 0x$ssp - 1)) -lt 24 ]; then
+    echo "build-image.sh: $out: SIGN stack 0x$ssp .. IA 0x$ia: fewer than 24 bytes" >&2
+    exit 1
 fi
 cp "$obj/img.ihx" "$out"
 cp "$obj/img.map" "$base.map"
 
 # code: every CODE area of the map (tables included)
 code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
-# sign_code: the bytes of the SIGN path = GFT (1023) + the term table (gf's
-# CONST) + sign.c and chacha.c (CSEG + CONST) + the kernels SIGN calls: in
-# the assembly image kernels.c from its start (_xcopy_i) to the label
-# _kernels_sign_end (xcopy_i, matvec_sign, layer_build, layer_solve), in the C-twin
-# image gf.c's code (gmul and the twins). Not counted: the command loop
-# (main.c, apdu.c, io.c), which every command shares.
+# sign_code: the bytes of the SIGN path, a plain sum of object sizes: GFT
+# (1023) + sign.c and chacha.c (CSEG + CONST) + the kernels SIGN calls:
+# kernels_sign.c's CSEG in the assembly image (xcopy_i, matvec_sign, the
+# layer build with its generated term code, layer_solve), gf.c's CSEG
+# (gmul and the C twins) and CONST (the term table they read) in a C-twin
+# image. Not counted: the command loop (main.c, apdu.c, io.c), which every
+# command shares.
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
-kend=$(awk 'NF >= 3 && $(NF-1) == "_kernels_sign_end" {print $(NF-2); exit}' "$base.map")
-kbeg=$(awk 'NF >= 3 && $(NF-1) == "_xcopy_i" && $NF == "kernels" {print $(NF-2); exit}' "$base.map")
-if [ -n "$kend" ] && [ -n "$kbeg" ]; then
-    kern=$((0x$kend - 0x$kbeg))
-else
-    kern=$(relsz "$obj/gf.rel" CSEG)
-fi
-sign_code=$((1023 + $(relsz "$obj/gf.rel" CONST) + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
+kern=$(relsz "$obj/kernels_sign.rel" CSEG)
+terms=0
+[ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
+sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
     + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
 # XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
 cat > "$obj/probe.c" <<PROBE
 #include "card.h"
 XTOP = X_TOP
-XKEY = X_KEND - X_KS1
-XSTAGE = X_KS1 - X_WMAP
+XKEY = X_KEND - X_KS3
+XSTAGE = X_KS3 - X_WMAP
 XSIGN = 128 + SIGN_LAYER_BYTES + M
-XGEN = 128 + 2 * N * GST + 2 * M * GST + N
-XCOMMIT = 2 * N * GST + 2 * M * GST + N
-XPK = 4 * C
+XGEN = 128 + X_WEND - X_A3L
+XCOMMIT = X_WEND - X_A3L
+XPK = X_WEND - X_A3L
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
@@ -87,10 +94,12 @@ xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
 xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
-# internal form (xkey) + the PUT KEY staging copy and its bitmap (xstage);
-# work = what each command uses beyond them, from card.h's map: ChaCha20's
-# page (128), the Gauss/layer work areas, c3 / u, the public-key scalars
-# (GENERATE KEY builds the raw key in the staging area, counted there),
+# internal form (xkey: S3, S1, coefficients, s1, s3) + the PUT KEY staging
+# copy and its bitmap (xstage); work = what each command uses beyond them,
+# from card.h's map: ChaCha20's page (128); SIGN: the layer system and u;
+# GENERATE, COMMIT and GET PK SEGMENT: the public-key cache (A3, A1, p_t c3,
+# the per-i scalars) and the Gauss work that derives it, with c3 (X_A3L ..
+# X_WEND; GENERATE builds the raw key in the staging area, counted there);
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
 xstage=$(pv XSTAGE)
@@ -144,7 +153,7 @@ fi
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
 } > "$base.sizes"
-if [ "$iram" -ge "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
+if [ "$iram" -gt "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B (or not measured)" >&2
     rm -f "$out"
     exit 1

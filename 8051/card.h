@@ -26,28 +26,42 @@
 #define __reentrant
 #endif
 
+#ifndef TTS_M
+#define TTS_M 20
+#define TTS_N 28
+#endif
+
 /* -DCARD_128: the 128-byte internal-RAM family (tts-M-N-128.ihx, an
- * 8051 / 80C51 / smart-card core): the arena IA lives in XDATA and the
- * kernels are the C twins (which address it through ARENA pointers);
- * ChaCha20 keeps its assembly block (its state in 0x40..0x7F with the
- * interrupts held off, see chacha.c). */
+ * 8051 / 80C51 / smart-card core), SDCC's large model. For n <= 28
+ * (CARD_128_ASM) signing runs the assembly kernels on an internal arena
+ * for signing only, placed at the top of the 128 bytes (IA_ABS), and key
+ * set-up and the public key run the C twins on an XDATA arena SA
+ * (CARD_C_SETUP); for the larger sets the arena IA itself lives in XDATA
+ * and every kernel is the C twin (which address it through ARENA
+ * pointers). ChaCha20 keeps its assembly block in both (its state in
+ * 0x40..0x7F with the interrupts held off, see chacha.c). */
 #ifdef CARD_128
+#if TTS_N <= 28 && !defined(CARD_C_KERNELS)
+#define CARD_128_ASM
+#define CARD_C_SETUP
+#define ARENA __idata
+typedef uint8_t arena_t;
+#else
 #ifndef CARD_C_KERNELS
 #define CARD_C_KERNELS
 #define CARD_ASM_CHACHA
 #endif
 #define ARENA __xdata
 typedef uint16_t arena_t;   /* an address in the arena */
+#endif
 #define IRAM_TOP 0x7F       /* last internal RAM byte */
 #else
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0xFF
 #endif
-
-#ifndef TTS_M
-#define TTS_M 20
-#define TTS_N 28
+#ifdef CARD_C_KERNELS
+#define CARD_C_SETUP        /* the set-up kernels' C twins as well */
 #endif
 
 #include "card_tables.h"
@@ -71,28 +85,24 @@ typedef uint8_t arena_t;
 #define NSEG       ((PK_MONO + SEG_K - 1) / SEG_K)
 #define MAX_ATTEMPTS 1000
 
-/* Column strides (powers of two, so that no column crosses a 256-byte
- * page): LM columns of m or n rows, and raw columns of the Gauss work. */
-#if 2 * M <= 32
-#define STM 32
-#elif 2 * M <= 64
-#define STM 64
-#else
-#define STM 128
-#endif
-#if 2 * N <= 64
-#define STN 64
-#else
-#define STN 128
-#endif
+/* LM matrices (dim x dim, column-major, 2 bytes an entry: the keys' S1,
+ * S3 and the derived A1, A3): columns of 2 dim bytes, LMCPP(dim) of them
+ * packed in a 256-byte page so that none crosses a page (MOVX @Ri with P2
+ * as the page); a matrix starts on a page. The kernels step through the
+ * columns with the stride 2 dim and move to the next page after LMCPP. */
+#define LMCPP(d) (256 / (2 * (d)))
+#define LMSZ(d)  (((d) / LMCPP(d)) * 256 + ((d) % LMCPP(d)) * 2 * (d))
+#define LMCOL(K, d, c) ((K) + ((uint16_t)((c) / LMCPP(d)) << 8) + ((c) % LMCPP(d)) * 2 * (d))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+/* raw columns of the Gauss work */
 #if N <= 32
 #define GST 32
 #else
 #define GST 64
 #endif
 
-/* The signing layers (kernels.c, assembly build): column j of a layer's
- * system at X_WG + j * SST, rows 0 .. dim-1 at offsets 0 .. dim-1, and the
+/* The signing layers (kernels_sign.c, assembly build): column j of a layer's
+ * system at X_SL + j * SST, rows 0 .. dim-1 at offsets 0 .. dim-1, and the
  * solver's LM form of the eliminated row entries (row i: 2 bytes) at
  * offset SUOFF + 2i of the same column, so no column crosses a page. */
 #if A > B
@@ -102,7 +112,7 @@ typedef uint8_t arena_t;
 #endif
 #define SST   64
 #define SUOFF (SST - 2 * LDMAX)
-/* XDATA a signing layer's system takes at X_WG (the memory budget) */
+/* XDATA a signing layer's system takes at X_SL (the memory budget) */
 #ifdef CARD_C_KERNELS
 #define SIGN_LAYER_BYTES ((LDMAX + 1) * GST)
 #else
@@ -121,49 +131,91 @@ typedef uint8_t arena_t;
 #define X_WMAP   0x0400          /* PUT KEY written-bytes bitmap */
 #define WMAP_BYTES ((SK_BYTES + 7) / 8)
 #define X_STAGE  PG(X_WMAP + WMAP_BYTES)   /* raw secret key (PUT / keygen) */
-/* The active key, in internal form ("EEPROM"). */
-#define X_KS1    PG(X_STAGE + SK_BYTES)    /* S1, LM, column-major */
-#define X_KS3    (X_KS1 + M * STM)         /* S3, LM, column-major */
-#define X_KA1    (X_KS3 + N * STN)         /* A1 = S1^-1, LM, column-major */
-#define X_KA3    (X_KA1 + M * STM)         /* A3 = S3^-1, LM, column-major */
-#define X_KCO    (X_KA3 + N * STN)         /* coefficients, LM */
-#define X_KPC    (X_KCO + 2 * C)           /* p_t c3_w, raw (pk linear part) */
-#define X_KQC    (X_KPC + C)               /* p_t c3_u, raw */
-#define X_Ks1    (X_KQC + C)               /* s1, raw */
+/* The active key, in internal form ("EEPROM"): S3 and S1 in LM form
+ * (packed columns), the coefficients in LM form, s1 and s3 raw. */
+#define X_KS3    PG(X_STAGE + SK_BYTES)    /* S3, LM, column-major */
+#define X_KS1    PG(X_KS3 + LMSZ(N))       /* S1, LM, column-major */
+#define X_KCO    (X_KS1 + LMSZ(M))         /* coefficients, LM */
+#define X_Ks1    (X_KCO + 2 * C)           /* s1, raw */
 #define X_Ks3    (X_Ks1 + M)               /* s3, raw */
 #define X_KEND   (X_Ks3 + N)
-/* Volatile work areas. */
-#define X_WG     PG(X_KEND)                /* Gauss work: 2N columns x GST */
-#define X_WG2    PG(X_WG + 2 * N * GST)    /* second one for S1 (2M columns) */
-#define X_C3     (X_WG2 + 2 * M * GST)     /* c3 while installing */
-#define X_U      (X_C3 + N)                /* u = S1 h + s1 while signing */
-#define X_PT     PG(X_U + M)              /* pk: p_t * A3[u_t][i], scalar form */
+/* Volatile work. The public-key cache, derived from the key by GENERATE
+ * and COMMIT KEY, or by the first GET PK SEGMENT after a reset or a refused
+ * COMMIT (pk_ready): */
+#define X_A3L    PG(X_KEND)                /* A3 = S3^-1, LM, column-major */
+#define X_A1L    PG(X_A3L + LMSZ(N))       /* A1 = S1^-1, LM, column-major */
+#define X_KPC    (X_A1L + LMSZ(M))         /* p_t c3_w, raw (pk linear part) */
+#define X_KQC    (X_KPC + C)               /* p_t c3_u, raw */
+/* then a scratch page run, shared by the public key's per-i scalars and
+ * the signing layer (SIGN invalidates the scalars: pk_cur) */
+#define X_WS     PG(X_KQC + C)
+#define X_PT     X_WS                      /* pk: p_t * A3[u_t][i], scalar form */
 #define X_QT     (X_PT + 2 * C)            /* pk: p_t * A3[w_t][i] */
-#define X_TOP    (X_QT + 2 * C)
-#if (LDMAX + 1) * SST > 2 * N * GST
-#error "the signing layer does not fit the Gauss work area"
-#endif
+#define X_SL     X_WS                      /* signing layer system */
+#define X_U      (X_SL + SIGN_LAYER_BYTES) /* u = S1 h + s1 while signing */
+/* The Gauss work of the derivation over the cache's second part: [S3 | I]
+ * (2N columns of GST) from X_A1L; then [S1 | I] (2M columns) placed so
+ * that its right half, A1, lies above the LM A1 written from it (and the
+ * p_t c3 terms are written after that). */
+#define X_G3     X_A1L
+#define X_G1     PG(X_A1L + MAX2(LMSZ(M), M * GST) - M * GST)
+/* c3: written once [S3 | I] is dead (key.c: c3_out), read until the p_t
+ * c3 terms are */
+#define X_C3     MAX2(X_G1 + 2 * M * GST, X_KQC + C)
+#define X_WEND   MAX2(MAX2(X_G3 + 2 * N * GST, X_C3 + N), X_QT + 2 * C) /* end of the set-up and export work */
+#define X_TOP    MAX2(X_WEND, X_U + M)
 #if X_TOP > 0xFF00
 #error "XDATA map too large"
 #endif
 
 /* ---- internal RAM: one arena, carved per command ---- */
 /* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
- * layer builds (kernels.c) if that is more. */
-#if 2 * (N - B) > 64
+ * layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
+ * what signing needs: the matvec accumulator (n), the last layer's x
+ * scalars (2 (v + a + 2)) and the solver's scratch (3 max(a, b)), which
+ * may overlap (sign.c then converts every scalar per layer: XS_INC 0). */
+#ifdef CARD_128_ASM /* a plain number: the kernels use it in assembly */
+#if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
+#define IX_OFF N
+#elif 2 * (V + A + 2) >= 3 * LDMAX
+#define IX_OFF (2 * (V + A + 2))
+#else
+#define IX_OFF (3 * LDMAX)
+#endif
+#elif 2 * (N - B) > 64
 #define IX_OFF (2 * (N - B))
 #else
 #define IX_OFF 64
 #endif
 #define IA_SIZE (N + IX_OFF)
+#ifdef CARD_128_ASM
+#define IA_ABS (0x80 - IA_SIZE) /* the top of the 128 bytes (gf.c) */
+extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+#else
 extern ARENA uint8_t IA[IA_SIZE];
+#endif
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
 /* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
- * set-up. Signing layers (kernels.c): layer_build's x scalars at
+ * set-up. Signing layers (kernels_sign.c): layer_build's x scalars at
  * IA[0 .. 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim .. IX_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
+/* The arena of key set-up and the public key: IA, or in CARD_128_ASM an
+ * XDATA one (SA, for the C twins of gauss, matvec_lm and the pk terms):
+ * SSCR the Gauss / matvec scratch, SF the public key's m-vector. */
+#ifdef CARD_128_ASM
+#define SARENA __xdata
+#define SA_SIZE (2 * N)
+extern __xdata uint8_t SA[SA_SIZE];
+#define SSCR (SA)
+#define SF   (SA + M)
+#else
+#define SARENA ARENA
+#define SA   IA
+#define SSCR ISCR
+#define SF   IX
+#endif
 
 /* GF(256) table (gf.c); see gen_card.c for its layout. */
 #define GFT_ADDR 0x0100
@@ -178,9 +230,15 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
 
 uint8_t gmul(uint8_t a, uint8_t b);
-/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form with stride st */
-void matvec_lm(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
+/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form: columns of st
+ * bytes, 256 / st of them to a page (LMCOL) */
+#ifdef CARD_128_ASM
+void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
+               uint8_t rows, uint8_t cols, uint8_t st) __reentrant;
+#else
+void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
+#endif
 /* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
  * rows x rows block was invertible. Constant time. */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
@@ -200,9 +258,11 @@ void chacha_block(void) __reentrant;
 extern __xdata uint32_t prof_chacha;   /* cycles spent in ChaCha blocks */
 uint32_t cycles_now(void);
 
-/* Key operations (key.c). Return 0 or a status word. */
+/* Key operations (key.c). Return 0 or a status word. key_derive fills the
+ * public-key cache from the active key. */
 void key_generate(void) __reentrant;
 uint16_t key_commit(void) __reentrant;
+void key_derive(void) __reentrant;
 void central_eval(__xdata uint8_t *y, __xdata uint8_t *x, uint16_t coef) __reentrant;
 
 /* Signing (sign.c): digest at X_CMD, randomness key at X_CMD + M. */
@@ -210,7 +270,7 @@ uint16_t sign(void);
 
 /* Public-key segment (pk.c) into X_RESP; returns its length. */
 uint8_t pk_segment(uint16_t seg);
-extern __xdata uint8_t pk_cur;
+extern __xdata uint8_t pk_cur, pk_ready;
 
 /* Transport (io.c). */
 uint8_t getb(void);

@@ -45,6 +45,56 @@ static void bytes(const char *name, const unsigned char *b, int len)
     printf("\n};\n");
 }
 
+/*
+ * The terms of each signing layer as assembly statements, for the
+ * assembly layer build (kernels_sign.c includes this file again inside an
+ * __asm block with CARD_TERM_ASM = the layer, 0..3): the macros LTX u
+ * (DPTR := the scalar of x[u]); LTM t, c, r (entry [r][c] of the layer's
+ * system := p_t x[u], its first term off the diagonal), LTD (the same on
+ * the diagonal: 1 + p_t x[u]), LTA (a later term: entry ^= p_t x[u]); LTC
+ * t, w, c, r (right-hand side, column c = dim, row r ^= p_t x[u] x[w]). The
+ * terms are grouped by u, so that the x scalar is loaded once per group.
+ * Outside the include guard on purpose.
+ */
+static void terms_asm(void)
+{
+    printf("/* The signing layers' terms as assembly (see gen_card.c). */\n"
+           "#ifdef CARD_TERM_ASM\n");
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        const struct set *P = &sets[s];
+        int lo[4] = {P->v, P->v + P->a, P->v + P->a + 1, P->v + P->a + 2};
+        int dim[4] = {P->a, 1, 1, P->b};
+        printf("%s TTS_M == %d && TTS_N == %d\n", s ? "#elif" : "#if", P->m, P->n);
+        for (int L = 0; L < 4; L++) {
+            printf("%s CARD_TERM_ASM == %d\n", L ? "#elif" : "#if", L);
+            unsigned char hit[TTS_MAX_N][TTS_MAX_N] = {{0}};
+            for (int u = 0; u < lo[L]; u++) {
+                int grp = 0;
+                for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
+                    const tts_term *T = &P->terms[t];
+                    int c = T->w - lo[L], r = T->row - lo[L];
+                    if (T->u != u || T->w < lo[L])
+                        continue;
+                    if (!grp++)
+                        printf("    LTX %d\n", u);
+                    /* the first term of an entry writes it (over the
+                     * identity's 0, or 1 on the diagonal), later ones add */
+                    printf("    %s %d, %d, %d\n", hit[r][c]++ ? "LTA" : r == c ? "LTD" : "LTM",
+                           t, c, r);
+                }
+                for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
+                    const tts_term *T = &P->terms[t];
+                    if (T->u == u && T->w < lo[L])
+                        printf("    LTX %d\n    LTC %d, %d, %d, %d\n", u, t, T->w, dim[L],
+                               T->row - lo[L]);
+                }
+            }
+        }
+        printf("#endif\n");
+    }
+    printf("#endif\n#endif\n");
+}
+
 int main(void)
 {
     unsigned char gft[1023] = {0}, ex[255];
@@ -98,5 +148,6 @@ int main(void)
     for (int i = 0; i < 1023; i++)
         printf("%s%u%s", i % 24 ? "" : " \\\n    ", gft[i], i + 1 < 1023 ? "," : "");
     printf(" }\n#endif\n\n#endif\n");
+    terms_asm();
     return 0;
 }

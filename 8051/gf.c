@@ -11,31 +11,47 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
 
+#ifdef CARD_128_ASM
+__idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+__xdata uint8_t SA[SA_SIZE];
+#else
 ARENA uint8_t IA[IA_SIZE];
+#endif
 
 uint8_t gmul(uint8_t a, uint8_t b)
 {
     return GFT[(uint16_t)LOGLO(a) + LOGLO(b)] & NZ(a) & NZ(b);
 }
 
-#ifdef CARD_C_KERNELS
+#ifdef CARD_C_SETUP
 #define matvec_c matvec_lm
 #define gauss_c gauss
 
 /* Column c: DPTR-style scalar x[c] (zero page when x[c] = 0) against the
- * LM entries of column c. */
-void matvec_c(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
-              uint8_t rows, uint8_t cols, uint8_t st)
+ * LM entries of column c, at LMCOL (st = 2 rows, 256 / st columns a page). */
+#ifdef CARD_128_ASM
+/* its spill bytes on the stack, not in the internal RAM's data (sign.c) */
+#define MV_REENT __reentrant
+#else
+#define MV_REENT
+#endif
+void matvec_c(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
+              uint8_t rows, uint8_t cols, uint8_t st) MV_REENT
 {
-    uint8_t c, r;
+    uint8_t c, r, cpp = (uint8_t)(256 / st), left = cpp;
     for (c = 0; c < cols; c++) {
         uint8_t s = x[c];
         __code const uint8_t *base = GFT + LOGLO(s) + ((uint16_t)LOGHI(s) << 8);
-        __xdata uint8_t *p = XP(K + (uint16_t)c * st);
-        ARENA uint8_t *y = acc;
+        __xdata uint8_t *p = XP(K);
+        SARENA uint8_t *y = acc;
         for (r = 0; r < rows; r++) {
             *y++ ^= base[p[0]] & p[1];
             p += 2;
+        }
+        K += st;
+        if (!--left) { /* public: the next page (LMCOL) */
+            K = (K + 255) & 0xFF00;
+            left = cpp;
         }
     }
 }
@@ -53,7 +69,7 @@ void matvec_c(ARENA uint8_t *acc, uint16_t K, ARENA uint8_t *x,
 uint8_t gauss_c(uint16_t W, uint8_t rows, uint8_t cols)
 {
     uint8_t ok = 0xFF, k, i, j;
-    ARENA uint8_t *t = IA;
+    SARENA uint8_t *t = SA;
     for (k = 0; k < rows; k++) {
         __xdata uint8_t *ck = XP(W + (uint16_t)k * GST);
         uint8_t piv = ck[k], lo, hi;
@@ -91,7 +107,7 @@ uint8_t gauss_c(uint16_t W, uint8_t rows, uint8_t cols)
             __xdata uint8_t *cj = XP(W + (uint16_t)j * GST);
             uint8_t e = cj[k];
             __code const uint8_t *base = GFT + LOGLO(e) + ((uint16_t)LOGHI(e) << 8);
-            ARENA uint8_t *q = t;
+            SARENA uint8_t *q = t;
             for (i = 0; i < rows; i++) {
                 cj[i] ^= base[q[0]] & q[1];
                 q += 2;
@@ -100,4 +116,4 @@ uint8_t gauss_c(uint16_t W, uint8_t rows, uint8_t cols)
     }
     return ok & 1;
 }
-#endif /* CARD_C_KERNELS */
+#endif /* CARD_C_SETUP */

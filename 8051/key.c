@@ -1,30 +1,45 @@
 /*
  * Key set-up: on-card generation from a 32-byte seed (docs/SPEC.md section
  * 6, the host's expansion byte for byte), validation of a personalised key
- * (COMMIT KEY), and installation of the active key in internal form.
- * Both paths first build the raw secret key in X_STAGE and the inverses in
- * X_WG (A3) and X_WG2 (A1); the active key is written only once everything
- * has been checked, so a refused key never disturbs the previous one.
+ * (COMMIT KEY), installation of the active key in internal form, and the
+ * public-key cache. The stored key is S1, S3 (LM form), the coefficients
+ * (LM), s1 and s3; the inverses A1, A3 and the p_t c3 terms the public key
+ * needs are derived into work XRAM (card.h: X_A3L .. X_KQC), by GENERATE
+ * and COMMIT from the raw key they check, or by key_derive from the active
+ * key. Both key paths build the raw key in X_STAGE and the cache first;
+ * the active key is written only once everything has been checked, so a
+ * refused key never disturbs the previous one (only the cache, which is
+ * then marked invalid and derived again on export).
  */
 #include "card.h"
 
 #define STAGE XP(X_STAGE)
-#define WG    XP(X_WG)
-#define WG2   XP(X_WG2)
 #define C3    XP(X_C3)
 
-/* [S | I] into the column-major Gauss work W, S row-major dim x dim. */
-static void load_aug(uint16_t W, __xdata uint8_t *S, uint8_t dim) __reentrant
+/* The LM column after the one at col (the LMCOL layout, st = 2 dim). */
+static uint16_t lm_next(uint16_t col, uint8_t st) __reentrant
+{
+    col += st;
+    if ((uint8_t)col + (uint16_t)st > 256) /* public: the next page */
+        col = (col + 255) & 0xFF00;
+    return col;
+}
+
+/* [S | I] into the column-major Gauss work W: S raw row-major at XDATA S
+ * (nv = 0), or the active key's LM matrix at S (nv = 1; public flag). */
+static void load_aug(uint16_t W, uint16_t S, uint8_t dim, uint8_t nv) __reentrant
 {
     uint8_t r, c;
     for (c = 0; c < dim; c++) {
         __xdata uint8_t *col = XP(W + (uint16_t)c * GST);
-        __xdata uint8_t *idc = XP(W + (uint16_t)(dim + c) * GST);
-        for (r = 0; r < dim; r++) {
-            col[r] = S[(uint16_t)r * dim + c];
-            idc[r] = 0;
-        }
-        idc[c] = 1;
+        for (r = 0; r < dim; r++)
+            col[r] = nv ? GFT[XB(S + 2 * r)] & XB(S + 2 * r + 1)
+                        : XB(S + (uint16_t)r * dim);
+        col += (uint16_t)dim * GST;
+        for (r = 0; r < dim; r++)
+            col[r] = 0;
+        col[c] = 1;
+        S = nv ? lm_next(S, 2 * dim) : S + 1;
     }
 }
 
@@ -39,45 +54,79 @@ void central_eval(__xdata uint8_t *y, __xdata uint8_t *x, uint16_t coef) __reent
         y[TROW(t) - V] ^= gmul(XB(coef + t), gmul(x[TU(t)], x[TW(t)]));
 }
 
-/* c3 = A3 s3, A3 in the right half of X_WG. */
-static void make_c3(void) __reentrant
+/* inverse in the right half of Gauss work W -> LM column-major at K */
+static void lm_from_inverse(uint16_t K, uint16_t W, uint8_t dim) __reentrant
 {
     uint8_t r, c;
-    __xdata uint8_t *s3 = STAGE + SK_s3;
+    __xdata uint8_t *src = XP(W + (uint16_t)dim * GST);
+    for (c = 0; c < dim; c++, src += GST) {
+        for (r = 0; r < dim; r++) {
+            uint8_t e = src[r];
+            XB(K + 2 * r) = LOGLO(e);
+            XB(K + 2 * r + 1) = NZ(e);
+        }
+        K = lm_next(K, 2 * dim);
+    }
+}
+
+/* After S3's inversion at X_G3: c3 = A3 s3, through the arena's scratch
+ * (X_C3 may lie in A3's columns). */
+static void c3_out(__xdata uint8_t *s3) __reentrant
+{
+    uint8_t r, c;
     for (r = 0; r < N; r++) {
         uint8_t acc = 0;
         for (c = 0; c < N; c++)
-            acc ^= gmul(XB(X_WG + (uint16_t)(N + c) * GST + r), s3[c]);
-        C3[r] = acc;
+            acc ^= gmul(XB(X_G3 + (uint16_t)(N + c) * GST + r), s3[c]);
+        SSCR[r] = acc;
+    }
+    for (r = 0; r < N; r++)
+        C3[r] = SSCR[r];
+}
+
+/* The public key's linear part: p_t c3_w, p_t c3_u from c3 and the
+ * coefficients, raw at coef (nv = 0) or the active key's LM ones (nv = 1).
+ * After A1 has left X_G1 (these overwrite its right half). */
+static void pc_out(uint16_t coef, uint8_t nv) __reentrant
+{
+    uint16_t t;
+    for (t = 0; t < C; t++) {
+        uint8_t p;
+        if (nv)
+            p = GFT[XB(coef + 2 * t)] & XB(coef + 2 * t + 1);
+        else
+            p = XB(coef + t);
+        XB(X_KPC + t) = gmul(p, C3[TW(t)]);
+        XB(X_KQC + t) = gmul(p, C3[TU(t)]);
     }
 }
 
-/* raw row-major S (dim x dim) -> LM column-major at K (stride st) */
-static void lm_from_rows(uint16_t K, __xdata uint8_t *S, uint8_t dim, uint8_t st) __reentrant
+/* The cache from the active key (GET PK SEGMENT while pk_ready = 0). */
+void key_derive(void) __reentrant
 {
-    uint8_t r, c;
-    for (c = 0; c < dim; c++) {
-        __xdata uint8_t *col = XP(K + (uint16_t)c * st);
-        for (r = 0; r < dim; r++) {
-            uint8_t e = S[(uint16_t)r * dim + c];
-            col[2 * r] = LOGLO(e);
-            col[2 * r + 1] = NZ(e);
-        }
-    }
+    pk_cur = 0xFF;
+    load_aug(X_G3, X_KS3, N, 1);
+    (void)gauss(X_G3, N, 2 * N);            /* the active key: invertible */
+    lm_from_inverse(X_A3L, X_G3, N);
+    c3_out(XP(X_Ks3));
+    load_aug(X_G1, X_KS1, M, 1);
+    (void)gauss(X_G1, M, 2 * M);
+    lm_from_inverse(X_A1L, X_G1, M);
+    pc_out(X_KCO, 1);
+    pk_ready = 1;
 }
 
-/* inverse in the right half of Gauss work W -> LM column-major at K */
-static void lm_from_inverse(uint16_t K, uint16_t W, uint8_t dim, uint8_t st) __reentrant
+/* raw row-major S (dim x dim) -> LM column-major at K */
+static void lm_from_rows(uint16_t K, __xdata uint8_t *S, uint8_t dim) __reentrant
 {
     uint8_t r, c;
-    for (c = 0; c < dim; c++) {
-        __xdata uint8_t *col = XP(K + (uint16_t)c * st);
-        __xdata uint8_t *src = XP(W + (uint16_t)(dim + c) * GST);
+    for (c = 0; c < dim; c++, S++) {
         for (r = 0; r < dim; r++) {
-            uint8_t e = src[r];
-            col[2 * r] = LOGLO(e);
-            col[2 * r + 1] = NZ(e);
+            uint8_t e = S[(uint16_t)r * dim];
+            XB(K + 2 * r) = LOGLO(e);
+            XB(K + 2 * r + 1) = NZ(e);
         }
+        K = lm_next(K, 2 * dim);
     }
 }
 
@@ -88,30 +137,26 @@ static void wmap_clear(void) __reentrant
         XB(X_WMAP + i) = 0;
 }
 
-/* STAGE + WG + WG2 + C3 -> the active key. */
+/* STAGE -> the active key; the cache already holds its derived part. */
 static void install(void) __reentrant
 {
     uint16_t t;
     uint8_t i;
     __xdata uint8_t *coef = STAGE + SK_COEF;
     XB(X_MISC) = 0;                         /* inactive while writing */
-    pk_cur = 0xFF;
-    lm_from_rows(X_KS1, STAGE + SK_S1, M, STM);
-    lm_from_rows(X_KS3, STAGE + SK_S3, N, STN);
-    lm_from_inverse(X_KA1, X_WG2, M, STM);
-    lm_from_inverse(X_KA3, X_WG, N, STN);
+    lm_from_rows(X_KS1, STAGE + SK_S1, M);
+    lm_from_rows(X_KS3, STAGE + SK_S3, N);
     for (t = 0; t < C; t++) {
         uint8_t p = coef[t];
         XB(X_KCO + 2 * t) = LOGLO(p);
         XB(X_KCO + 2 * t + 1) = NZ(p);
-        XB(X_KPC + t) = gmul(p, C3[TW(t)]);
-        XB(X_KQC + t) = gmul(p, C3[TU(t)]);
     }
     for (i = 0; i < M; i++)
         XB(X_Ks1 + i) = STAGE[SK_s1 + i];
     for (i = 0; i < N; i++)
         XB(X_Ks3 + i) = STAGE[SK_s3 + i];
     XB(X_MISC) = 0xA5;                      /* active */
+    pk_ready = 1;
 }
 
 /* GENERATE KEY: seed at X_CMD. */
@@ -119,27 +164,32 @@ void key_generate(void) __reentrant
 {
     uint16_t i;
     uint8_t b;
+    pk_ready = 0;
+    pk_cur = 0xFF;
     stream_init(XP(X_CMD));
     do { /* declassified: "this S3 was singular" */
         for (i = 0; i < (uint16_t)N * N; i++)
             STAGE[SK_S3 + i] = stream_byte();
-        load_aug(X_WG, STAGE + SK_S3, N);
-    } while (!gauss(X_WG, N, 2 * N));
+        load_aug(X_G3, X_STAGE + SK_S3, N, 0);
+    } while (!gauss(X_G3, N, 2 * N));
     for (i = 0; i < N; i++)
         STAGE[SK_s3 + i] = stream_byte();
+    lm_from_inverse(X_A3L, X_G3, N);
+    c3_out(STAGE + SK_s3);
     do {
         for (i = 0; i < (uint16_t)M * M; i++)
             STAGE[SK_S1 + i] = stream_byte();
-        load_aug(X_WG2, STAGE + SK_S1, M);
-    } while (!gauss(X_WG2, M, 2 * M));
+        load_aug(X_G1, X_STAGE + SK_S1, M, 0);
+    } while (!gauss(X_G1, M, 2 * M));
+    lm_from_inverse(X_A1L, X_G1, M);
     for (i = 0; i < C; i++) {
         do /* declassified: "this discarded byte was zero" */
             b = stream_byte();
         while (!b);
         STAGE[SK_COEF + i] = b;
     }
-    make_c3();
     central_eval(STAGE + SK_s1, C3, X_STAGE + SK_COEF);
+    pc_out(X_STAGE + SK_COEF, 0);
     install();
     wmap_clear();
 }
@@ -149,15 +199,20 @@ uint16_t key_commit(void) __reentrant
 {
     uint8_t ok, d = 0, k;
     __xdata uint8_t *y = XP(X_RESP);
-    load_aug(X_WG, STAGE + SK_S3, N);
-    ok = gauss(X_WG, N, 2 * N);
-    load_aug(X_WG2, STAGE + SK_S1, M);
-    ok &= gauss(X_WG2, M, 2 * M);
-    make_c3();
+    pk_ready = 0;
+    pk_cur = 0xFF;
+    load_aug(X_G3, X_STAGE + SK_S3, N, 0);
+    ok = gauss(X_G3, N, 2 * N);
+    lm_from_inverse(X_A3L, X_G3, N);
+    c3_out(STAGE + SK_s3);
+    load_aug(X_G1, X_STAGE + SK_S1, M, 0);
+    ok &= gauss(X_G1, M, 2 * M);
+    lm_from_inverse(X_A1L, X_G1, M);
     central_eval(y, C3, X_STAGE + SK_COEF);
     for (k = 0; k < M; k++)
         d |= y[k] ^ STAGE[SK_s1 + k];
     ok &= (uint8_t)(NZ(d) + 1);             /* 1 iff d == 0 */
+    pc_out(X_STAGE + SK_COEF, 0);
     wmap_clear();
     if (!ok)
         return 0x6A80;

@@ -8,14 +8,18 @@
  * the block is A1 times that m-vector. Per i, PT[t] = p_t A3[u][i] and
  * QT[t] = p_t A3[w][i] are kept in scalar form (X_PT, X_QT) and stay valid
  * across commands (pk_cur), so exporting the segments in order prepares
- * each i once. Only public indices steer the loops.
+ * each i once. A1, A3 and the p_t c3 terms are not part of the stored key:
+ * they are the public-key cache in work XRAM (card.h), filled by GENERATE
+ * and COMMIT KEY, or here from the active key (key_derive) when it is not
+ * valid. Only public indices steer the loops.
  */
 #include "card.h"
 
-#define F    IX              /* the m-vector before A1 */
-#define A3COL(c) (X_KA3 + (uint16_t)(c) * STN)
+#define F    SF              /* the m-vector before A1 */
+#define A3COL(c) LMCOL(X_A3L, N, c)
 
 __xdata uint8_t pk_cur = 0xFF;  /* i of X_PT/X_QT; 0xFE: linear; 0xFF: none */
+__xdata uint8_t pk_ready = 0;   /* the cache (X_A3L .. X_WS) holds the active key's */
 
 static void set_scalar(__xdata uint8_t *dst, uint8_t v)
 {
@@ -46,7 +50,7 @@ static void prep_lin(void)
     }
 }
 
-#ifdef CARD_C_KERNELS
+#ifdef CARD_C_SETUP
 /* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
 static void pk_terms(uint8_t j, uint8_t sq)
 {
@@ -70,6 +74,8 @@ uint8_t pk_segment(uint16_t seg)
     uint16_t q = seg * SEG_K, rem;
     uint8_t count = SEG_K, k, o, i = 0, j = 0;
     __xdata uint8_t *out = XP(X_RESP);
+    if (!pk_ready) /* public: after a reset or a refused COMMIT */
+        key_derive();
     if (PK_MONO - q < SEG_K)
         count = (uint8_t)(PK_MONO - q);
     if (q < PK_QUAD) {
@@ -105,10 +111,10 @@ uint8_t pk_segment(uint16_t seg)
             pk_terms(l, 0);
         }
         for (o = 0; o < M; o++)
-            ISCR[o] = 0;
-        matvec_lm(ISCR, X_KA1, F, M, M, STM);
+            SSCR[o] = 0;
+        matvec_lm(SSCR, X_A1L, F, M, M, 2 * M);
         for (o = 0; o < M; o++)
-            *out++ = ISCR[o];
+            *out++ = SSCR[o];
     }
     return count * M;
 }

@@ -3,7 +3,8 @@
  * bytes as vinegar, the four layers solved in turn (all four are always
  * solved, so the time depends only on the number of attempts), then
  * sigma = S3 x + s3. Digest at X_CMD, randomness key at X_CMD + M,
- * signature to X_RESP.
+ * signature to X_RESP. The work (layer system, u) is in the scratch at
+ * X_WS, beside the public-key cache.
  */
 #include "card.h"
 
@@ -13,10 +14,10 @@
 #define L2 V + A + 1, 1, TTS_LAYER2, TTS_LAYER3 - TTS_LAYER2
 #define L3 V + A + 2, B, TTS_LAYER3, TTS_LAYER4 - TTS_LAYER3
 
-#define WCOL(c) XP(X_WG + (uint16_t)(c) * GST)
+#define WCOL(c) XP(X_SL + (uint16_t)(c) * GST)
 
 #ifdef CARD_C_KERNELS
-/* C twin of layer_asm (kernels.c) */
+/* C twin of layer_asm (kernels_sign.c) */
 static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                         uint8_t from)
 {
@@ -42,19 +43,19 @@ static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
     }
 }
 #else
-/* from: x scalars below it are still in the scratch (kernels.c) */
+/* from: x scalars below it are still in the scratch (kernels_sign.c) */
 void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from);
 #endif
 
 #ifdef CARD_C_KERNELS
-/* C twin of layer_solve (kernels.c): Gauss-Jordan on the GST layout of
+/* C twin of layer_solve (kernels_sign.c): Gauss-Jordan on the GST layout of
  * the twin layer_build; the same pivots (so the same verdict) and, for an
  * invertible system, the same (unique) solution. */
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
-    uint8_t c = gauss(X_WG, dim, dim + 1);
-    xcopy_i(X_WG + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
+    uint8_t c = gauss(X_SL, dim, dim + 1);
+    xcopy_i(X_SL + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
     return c;
 }
 
@@ -66,7 +67,7 @@ void xcopy_i(uint16_t src, arena_t dst, uint8_t n)
     while (--n);
 }
 
-/* C twin of matvec_sign (kernels.c) */
+/* C twin of matvec_sign (kernels_sign.c) */
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols, uint8_t st)
 {
@@ -93,13 +94,66 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     (layer_build(lo, dim, t0, nt, from), layer_solve(lo, dim))
 #define solve_layer(layer, from) SOLVE_(layer, from)
 
+#ifdef CARD_128_ASM
+/*
+ * The 128-byte family's assembly signing keeps its arena IA at the top of
+ * the 128 bytes (card.h: IA_ABS), over the spill bytes of the key set-up
+ * code and the command stack, which key set-up needs and signing does not;
+ * so SIGN runs on a stack of its own, from sign_sp (the last data byte of
+ * the signing modules: build-image.sh links them first and checks the
+ * room up to IA) over those set-up spill bytes, and the command stack's
+ * first SG_FRAMES bytes (main's and apdu_run's return addresses, the
+ * stack being 4 deep when SIGN starts) wait in XDATA meanwhile.
+ */
+#define SG_FRAMES 8
+__data uint8_t sign_sp;
+__xdata uint8_t sign_frames[SG_FRAMES];
+uint16_t sign_run(void);
+
+uint16_t sign(void) __naked
+{
+    __asm
+        mov  _sign_sp, sp
+        mov  r0, #__start__stack
+        mov  r7, #SG_FRAMES
+        mov  dptr, #_sign_frames
+    sg_save:
+        mov  a, @r0
+        movx @dptr, a
+        inc  r0
+        inc  dptr
+        djnz r7, sg_save
+        mov  sp, #_sign_sp
+        lcall _sign_run
+        mov  r2, dpl
+        mov  r3, dph
+        mov  r0, #__start__stack
+        mov  r7, #SG_FRAMES
+        mov  dptr, #_sign_frames
+    sg_back:
+        movx a, @dptr
+        mov  @r0, a
+        inc  r0
+        inc  dptr
+        djnz r7, sg_back
+        mov  dpl, r2
+        mov  dph, r3
+        mov  sp, _sign_sp
+        ret
+    __endasm;
+}
+
+uint16_t sign_run(void)
+#else
 uint16_t sign(void)
+#endif
 {
     uint8_t i, ok;
     uint16_t attempt;
+    pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
     stream_init(XP(X_CMD + M));
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
-    matvec_sign(X_KS1, X_Ks1, X_U, M, M, STM);
+    matvec_sign(X_KS1, X_Ks1, X_U, M, M, 2 * M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         for (i = 0; i < V; i++)
             IX[i] = stream_byte();
@@ -109,7 +163,7 @@ uint16_t sign(void)
         ok &= solve_layer(L2, XS_INC ? V + A : 0);
         ok &= solve_layer(L3, XS_INC ? V + A + 1 : 0);
         if (ok) { /* declassified: the attempt succeeded */
-            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, STN);
+            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, 2 * N);
             return 0;
         }
     }

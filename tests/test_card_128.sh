@@ -6,7 +6,9 @@
 # 0x80..0xFF with 0xA5 before every run on the 8051 and fails if a byte
 # changed; ucsim's -t 8051 drops indirect writes up there, so one session of
 # every command also runs the 128-byte image on -t 8032 with the same check
-# (TTS_CARD_IRAM128), where they would land.
+# (TTS_CARD_IRAM128), where they would land (for TTS(20,28), and the key
+# set-up, export and signing of the other two images whose signing runs
+# the assembly kernels on an internal arena: TTS(16,22), TTS(20,26)).
 # In full (every segment, 3 keys x 5 signatures): TTS(16,22), TTS(20,26),
 # TTS(20,28), TTS(24,32). Quicker for the four larger sets: GENERATE KEY
 # from the KAT seed, the first and the last segment, 1 key x 3 signatures.
@@ -73,12 +75,31 @@ sk=$W/k2028
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/s" "$W/p" "$sk" || exit 99
 D=$(rnd 20)
 rnd 32 > "$W/rr"
-# -- every command on -t 8032 with the fill check above 0x7F
+# -- every command on -t 8032 with the fill check above 0x7F (and, after a
+# refused COMMIT, the segment that derives the public-key cache again)
+"$HELPER" corrupt 20,28 "$sk" "$W/bad" s1 || exit 99
 TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --image "$CARD_DIR/tts-20-28-128.ihx" info cycles \
     genkey --seed "$W/s" export-pk -o "$W/pk8032" put-key "$sk" sign --digest "$D" --rand "$W/rr" \
-    cycles apdu 809900000000 > "$W/log" 2>&1
-[ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/p" && ! grep -q "above the 8051" "$W/log"
+    cycles apdu 809900000000 put-key "$W/bad" apdu 803000000000 > "$W/log" 2>&1
+[ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/p" && ! grep -q "above the 8051" "$W/log" &&
+    grep -q "^apdu: F0 $(dd if="$W/p" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
 say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
+# the other images with the assembly signing kernels (n <= 28): the same
+# check for key generation, a segment, a refused COMMIT, the derived
+# segment (both segments 0 the KAT's: 240 bytes for m = 16 and 20) and a
+# signature
+for s2 in 16-22 20-26; do
+    m2=${s2%-*}
+    "$HELPER" kat "$KAT/PQCsignKAT_tts-$s2.rsp" 0 "$W/s2" "$W/p2" "$W/k2" || exit 99
+    "$HELPER" corrupt "${s2%-*},${s2#*-}" "$W/k2" "$W/bad2" s1 || exit 99
+    rnd 32 > "$W/rr2"
+    TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --params $s2 --image "$CARD_DIR/tts-$s2-128.ihx" genkey --seed "$W/s2" \
+        apdu 803000000000 put-key "$W/k2" put-key "$W/bad2" apdu 803000000000 \
+        sign --digest "$(rnd $m2)" --rand "$W/rr2" > "$W/log" 2>&1
+    [ $? = 1 ] && sign_checks "$W/log" 1 && ! grep -q "above the 8051" "$W/log" &&
+        [ "$(grep -c "^apdu: F0 $(dd if="$W/p2" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log")" = 2 ]
+    say $? "$s2-128: key set-up, export and signing on -t 8032 leave internal RAM 0x80..0xFF untouched"
+done
 # -- every status word, and the key still signs after each error
 status_checks "20-28-128: "
 # -- the same signatures as the 8032 image

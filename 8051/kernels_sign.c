@@ -1,32 +1,64 @@
 /*
- * Assembly kernels (inline in C so that the set's macros reach them).
- * First the signing path (up to the label _kernels_sign_end, which
- * build-image.sh uses for "sign_code"): xcopy_i, matvec_sign, layer_build
- * and layer_solve; then key set-up and the public key: gauss, matvec_lm,
- * pk_terms_asm. Their C twins are in gf.c and sign.c (built with
- * -DCARD_C_KERNELS); tests/test_card.sh checks that both builds give the
- * same signatures.
+ * Assembly kernels of the signing path (inline in C so that the set's
+ * macros reach them): xcopy_i, matvec_sign, layer_build and layer_solve.
+ * build-image.sh counts this object whole in "sign_code"; the key set-up
+ * and public-key kernels are in kernels_setup.c. The C twins are in gf.c
+ * and sign.c (built with -DCARD_C_KERNELS); tests/test_card.sh checks that
+ * both builds give the same signatures.
  *
- * Conventions: arguments in the k_* data bytes, P2 is the XDATA page for
- * MOVX @Ri (left changed), GFT is page-aligned at GFT_ADDR, every loop
- * bound is a public size, and no branch depends on a field value: zero
- * operands go through masks or the zero page of GFT.
+ * Conventions: arguments in the k_* data bytes (kernels.h; defined here),
+ * P2 is the XDATA page for MOVX @Ri (left changed), GFT is page-aligned at
+ * GFT_ADDR, every loop bound is a public size, and no branch depends on a
+ * field value: zero operands go through masks or the zero page of GFT.
  */
-#include "card.h"
+#include "kernels.h"
 
 #ifndef CARD_C_KERNELS
 
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
-__data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi;
-__data uint8_t k_ql, k_qp, k_sq;
+__data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
+
+/*
+ * The two kernels with parameters read them from SDCC's parameter bytes
+ * (_f_PARM_i, direct) in the small model; in the large model of the
+ * 128-byte family (CARD_128_ASM) those are in XDATA, so a C wrapper passes
+ * them in k_* bytes instead (the MV_* and XC_* names).
+ */
+#ifdef CARD_128_ASM
+#define XC_DST _k_x
+#define XC_N   _k_cnt
+#define MV_S   _k_acc            /* s: k_acc, k_x */
+#define MV_SH  _k_x
+#define MV_OUT _k_ok             /* out: k_ok, k_ckp */
+#define MV_OUTH _k_ckp
+#define MV_ROWS _k_rows
+#define MV_COLS _k_cols
+#define MV_ST  _k_st
+#else
+#define XC_DST _xcopy_i_PARM_2
+#define XC_N   _xcopy_i_PARM_3
+#define MV_S   _matvec_sign_PARM_2
+#define MV_SH  (_matvec_sign_PARM_2 + 1)
+#define MV_OUT _matvec_sign_PARM_3
+#define MV_OUTH (_matvec_sign_PARM_3 + 1)
+#define MV_ROWS _matvec_sign_PARM_4
+#define MV_COLS _matvec_sign_PARM_5
+#define MV_ST  _matvec_sign_PARM_6
+#endif
 
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM, 8 cycles a byte. */
+#ifdef CARD_128_ASM
+static void xc_asm(uint16_t src) __naked
+{
+    (void)src;
+#else
 void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 {
     (void)src; (void)dst; (void)n;
+#endif
     __asm
-        mov  r0, _xcopy_i_PARM_2
-        mov  r7, _xcopy_i_PARM_3
+        mov  r0, XC_DST
+        mov  r7, XC_N
     xc_loop:
         movx a, @dptr
         inc  dptr
@@ -37,6 +69,15 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
     __endasm;
 }
 
+#ifdef CARD_128_ASM
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
+{
+    k_x = dst;
+    k_cnt = n;
+    xc_asm(src);
+}
+#endif
+
 /*
  * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
  * XDATA, rows = M or N, both even). Column c: x[c] as the scalar DPTR
@@ -45,12 +86,20 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
  * it otherwise) the row loop is unrolled with direct addressing, 11
  * machine cycles per entry, and M rows enter the body at row N - M; else
  * the loop is unrolled by four when 4 divides M and N, else by two: 13.5
- * or 14 cycles per entry. The arguments are the C wrapper's parameters
- * (K in DPTR).
+ * or 14 cycles per entry. K's columns are st = 2 rows bytes apart, 256 /
+ * st of them to a page (LMCOL). Arguments: K in DPTR (or k_Klo:k_Khi),
+ * the others MV_* (above).
  */
 #if N <= 28 && !defined(CARD_MV_LOOP)
 #define MV_DIRECT
 #endif
+#ifdef CARD_128_ASM
+static void mvs_asm(void) __naked
+{
+    __asm
+        mov  r6, _k_Klo
+        mov  r7, _k_Khi
+#else
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols, uint8_t st) __naked
 {
@@ -58,14 +107,15 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     __asm
         mov  r6, dpl
         mov  r7, dph
+#endif
 #ifdef MV_DIRECT
         mov  a, #(_IA + N)
         clr  c
-        subb a, _matvec_sign_PARM_4
+        subb a, MV_ROWS
         mov  r2, a               ; accumulator IA[N - rows .. N)
 #else
         mov  r2, #_IA            ; accumulator IA[0 .. rows)
-        mov  a, _matvec_sign_PARM_4
+        mov  a, MV_ROWS
 #if M % 4 == 0 && N % 4 == 0
         rr   a
 #endif
@@ -75,17 +125,25 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, _matvec_sign_PARM_2
-        mov  dph, (_matvec_sign_PARM_2 + 1)
-        mov  r4, _matvec_sign_PARM_4
+        mov  dpl, MV_S
+        mov  dph, MV_SH
+        mov  r4, MV_ROWS
     mvs_init:
         movx a, @dptr
         inc  dptr
         mov  @r1, a
         inc  r1
         djnz r4, mvs_init
-        mov  r4, _matvec_sign_PARM_5
+        mov  r4, MV_COLS
         mov  r3, #(_IA + IX_OFF)
+        clr  a
+        clr  c
+        subb a, MV_ST
+        mov  b, MV_ST
+        div  ab
+        inc  a
+        mov  _k_t1, a            ; columns a page: 256 / st (LMCOL)
+        mov  _k_j, a
     mvs_col:
         mov  a, r3
         mov  r0, a
@@ -104,7 +162,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  a, r6
         mov  r0, a
 #ifdef MV_DIRECT
-        mov  a, _matvec_sign_PARM_4
+        mov  a, MV_ROWS
         cjne a, #N, mvs_m        ; public: M rows enter at row N - M
         mvsr = 0
         .rept (N - M)
@@ -180,11 +238,13 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         djnz b, mvs_row
 #endif
         mov  a, r6
-        add  a, _matvec_sign_PARM_6
+        add  a, MV_ST
         mov  r6, a
-        clr  a
-        addc a, r7
-        mov  r7, a
+        djnz _k_j, mvs_same      ; public: the column index in its page
+        mov  _k_j, _k_t1
+        mov  r6, #0
+        inc  r7
+    mvs_same:
 #ifdef MV_DIRECT
         djnz r4, mvs_more
         sjmp mvs_fin
@@ -196,9 +256,9 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, _matvec_sign_PARM_3
-        mov  dph, (_matvec_sign_PARM_3 + 1)
-        mov  r7, _matvec_sign_PARM_4
+        mov  dpl, MV_OUT
+        mov  dph, MV_OUTH
+        mov  r7, MV_ROWS
     mvs_out:
         mov  a, @r1
         movx @dptr, a
@@ -209,21 +269,39 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     __endasm;
 }
 
+#ifdef CARD_128_ASM
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols, uint8_t st)
+{
+    k_Klo = (uint8_t)K;
+    k_Khi = (uint8_t)(K >> 8);
+    k_acc = (uint8_t)s;         /* MV_S */
+    k_x = (uint8_t)(s >> 8);
+    k_ok = (uint8_t)out;        /* MV_OUT */
+    k_ckp = (uint8_t)(out >> 8);
+    k_rows = rows;
+    k_cols = cols;
+    k_st = st;
+    mvs_asm();
+}
+#endif
+
 
 /*
- * The linear system of one layer (docs/SPEC.md 4.6) in the Gauss work at
- * page k_Whi, column c at c * SST (card.h): identity, right-hand side =
+ * The linear system of one layer (docs/SPEC.md 4.6) in the work at page
+ * k_Whi, column c at c * SST (card.h): identity, right-hand side =
  * u[lo-v ..], then every term t of the layer: p_t x[u] goes to entry
  * [row-lo][w-lo] if w >= lo (public index), else p_t x[u] x[w] to the
  * right-hand side. First the x values become scalars, IA[2u] = log x[u],
  * IA[2u+1] = DPH (zero page for 0), for from <= u < lo (k_ql = from; the
  * ones below are still there, see sign.c), so a product is one MOVC with
- * the coefficient's log and one AND with its mask: about 62 machine cycles
- * per matrix term. k_lo, k_dim, k_tp (&T_RUW[3 t0], 2 bytes), k_nt (terms,
- * 2 bytes), k_cp:k_cl = &coef LM of t0 in XDATA.
+ * the coefficient's log and one AND with its mask. The terms are straight
+ * code, generated per set and layer by gen_card.c (card_tables.h, read
+ * here inside the __asm blocks of lt_0 .. lt_3 with CARD_TERM_ASM set):
+ * every address is a constant, 17 machine cycles a matrix term, and the x
+ * scalar is loaded once per u. k_lo, k_dim.
  */
-__data uint16_t k_tp, k_nt;
-__data uint8_t k_lo, k_dim, k_cp, k_cl, k_nlo, k_rl, k_rp;
+__data uint8_t k_lo, k_dim;
 
 static void layer_asm(void) __naked
 {
@@ -285,8 +363,6 @@ static void layer_asm(void) __naked
         mov  a, r7
         cjne a, _k_dim, ly_icol
         ; right-hand side column (c = dim, at r2:r3): u[lo - V + r]
-        mov  _k_rl, r2
-        mov  _k_rp, r3
         mov  P2, r3
         mov  a, r2
         mov  r1, a
@@ -303,102 +379,76 @@ static void layer_asm(void) __naked
         inc  dptr
         inc  r1
         djnz r6, ly_rhs0
-        ; ---- terms: r6:r7 term pointer, r3:r0 coefficient pointer
-        clr  a
-        clr  c
-        subb a, _k_lo
-        mov  _k_nlo, a            ; -lo
-        mov  a, _k_nt
-        jz   ly_cnt
-        inc  (_k_nt + 1)          ; djnz on both bytes
-    ly_cnt:
-        mov  r6, _k_tp
-        mov  r7, (_k_tp + 1)
-        mov  r0, _k_cl
-        mov  r3, _k_cp
-    ly_term:
-        mov  dpl, r6
-        mov  dph, r7
-        clr  a
-        movc a, @a+dptr           ; row
-        add  a, _k_nlo
-        mov  r2, a                ; row - lo
-        mov  a, #1
-        movc a, @a+dptr           ; u (< lo)
-        rl   a
-        add  a, #_IA
-        mov  r1, a
-        mov  a, #2
-        movc a, @a+dptr           ; w
-        add  a, _k_nlo            ; C iff w >= lo
-        mov  r4, a                ; w - lo
+        ret
+    __endasm;
+}
+
+/*
+ * The generated term statements' macros. Coefficient t's LM pair is at
+ * X_KCO + 2t (X_KCO even: a pair never crosses a page), entry [r][c] at
+ * X_SL + c * SST + r (layer_asm has written the identity there). LTP leaves
+ * p_t x[u] in A (P2 the coefficient's page); LTM, LTD and LTA then set P2
+ * to the entry's and write it, write it plus 1, or add to it. LTC's product
+ * with x[w] is lt_rhs (the zero page handles x[w] = 0, the mask cu = 0).
+ */
+#if X_KCO & 1
+#error "kernels_sign.c: the coefficients' LM pairs must start at an even address"
+#endif
+static void lt_macros(void) __naked
+{
+    __asm
+    .macro LTX u
+        mov  r1, #(_IA + 2 * u)
         mov  a, @r1
         mov  dpl, a
         inc  r1
         mov  a, @r1
         mov  dph, a               ; DPTR = scalar x[u]
-        jnc  ly_const             ; public: w below the layer
-        mov  a, r6
-        add  a, #3
-        mov  r6, a
-        jnc  ly_t1
-        inc  r7
-    ly_t1:
-        ; cu = p x[u]: coefficient (log, mask); the pointer may cross a page
-        mov  P2, r3
-        movx a, @r0
+    .endm
+    .macro LTP t
+        mov  P2, #((X_KCO + 2 * t) >> 8)
+        mov  r0, #((X_KCO + 2 * t) & 0xFF)
+        movx a, @r0               ; log p_t
         inc  r0
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0
-        inc  r0
-        anl  a, r5
-        mov  r5, a                ; cu
-        cjne r0, #0, ly_t2
-        inc  r3
-    ly_t2:
-        ; matrix entry [row - lo][w - lo]: (w - lo) * SST + row - lo
-        mov  a, r4
-        mov  b, #SST
-        mul  ab
-        add  a, r2
-        mov  r1, a
-        mov  a, b
-        addc a, _k_Whi
-        mov  P2, a
+        movx a, @r0               ; mask p_t
+        anl  a, r5                ; cu = p_t x[u]
+    .endm
+    .macro LTE c, r
+        mov  P2, #((X_SL + c * SST + r) >> 8)
+        mov  r1, #((X_SL + c * SST + r) & 0xFF)
+    .endm
+    .macro LTM t, c, r
+        LTP  t
+        LTE  c, r
+        movx @r1, a
+    .endm
+    .macro LTD t, c, r
+        LTP  t
+        LTE  c, r
+        xrl  a, #1
+        movx @r1, a
+    .endm
+    .macro LTA t, c, r
+        LTP  t
+        LTE  c, r
+        mov  r5, a
         movx a, @r1
         xrl  a, r5
         movx @r1, a
-    ly_next:
-        djnz _k_nt, ly_term
-        djnz (_k_nt + 1), ly_term
-        ret
-    ly_const:
-        ; rhs[row - lo] ^= p x[u] x[w]
-        mov  a, r6
-        add  a, #3
-        mov  r6, a
-        jnc  ly_c1
-        inc  r7
-    ly_c1:
-        mov  P2, r3
-        movx a, @r0
-        inc  r0
-        movc a, @a+dptr
+    .endm
+    .macro LTC t, w, c, r
+        LTP  t
         mov  r5, a
-        movx a, @r0
-        inc  r0
-        anl  a, r5
-        mov  r5, a                ; cu
-        cjne r0, #0, ly_c2
-        inc  r3
-    ly_c2:
-        mov  a, r4
-        add  a, _k_lo             ; w
-        rl   a
-        add  a, #_IA
-        mov  r1, a
-        mov  a, r5
+        mov  r1, #(_IA + 2 * w)
+        mov  r2, #((X_SL + c * SST + r) >> 8)
+        mov  r3, #((X_SL + c * SST + r) & 0xFF)
+        lcall lt_rhs
+    .endm
+        ret
+    lt_rhs:
+        ; entry r2:r3 ^= cu x[w]: cu in A and R5, @r1 the scalar of x[w]
         mov  dptr, #GFT_LOGA
         movc a, @a+dptr           ; log cu
         mov  b, a
@@ -416,34 +466,80 @@ static void layer_asm(void) __naked
         subb a, #0                ; 0xFF iff cu != 0
         anl  a, b
         mov  r5, a
-        mov  a, _k_rl
-        add  a, r2
+        mov  P2, r2
+        mov  a, r3
         mov  r1, a
-        mov  P2, _k_rp
         movx a, @r1
         xrl  a, r5
         movx @r1, a
-        sjmp ly_next
+        ret
     __endasm;
 }
 
+static void lt_0(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 0
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_1(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 1
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_2(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 2
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+static void lt_3(void) __naked
+{
+    __asm
+#define CARD_TERM_ASM 3
+#include "card_tables.h"
+#undef CARD_TERM_ASM
+        ret
+    __endasm;
+}
+
+/* t0 and nt (the C twin's) are implied by lo here: the generated code. */
 void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from)
 {
-    uint16_t cp = X_KCO + t0 + t0; /* no multiply: no __mulint call */
+    (void)t0; (void)nt;
     k_ql = from;
-    k_Whi = (uint8_t)(X_WG >> 8);
+    k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
-    k_tp = (uint16_t)T_RUW + t0 + t0 + t0;
-    k_nt = nt;
-    k_cp = (uint8_t)(cp >> 8);
-    k_cl = (uint8_t)cp;
     layer_asm();
+    /* public: the layer (k_lo, not lo: the naked layer_asm uses every
+     * register, which SDCC does not know) */
+    if (k_lo == V)
+        lt_0();
+    else if (k_lo == V + A)
+        lt_1();
+    else if (k_lo == V + A + 1)
+        lt_2();
+    else
+        lt_3();
 }
 
 /*
- * Solve one layer's system (layer_asm's layout: column j at X_WG + j*SST,
+ * Solve one layer's system (layer_asm's layout: column j at X_SL + j*SST,
  * rows 0 .. n-1, right-hand side in column n) into IX[lo .. lo + n):
  * Gaussian elimination with the same pivot repair as gauss_asm, then back
  * substitution. Per pivot k: (1) repair masks FIX[i] = (pivot == 0) for
@@ -741,437 +837,10 @@ static uint8_t solve_asm(void) __naked
 
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
-    k_Whi = (uint8_t)(X_WG >> 8);
+    k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
     return solve_asm();
-}
-
-/* ---- not on the signing path (key set-up, public key, C-twin API) ---- */
-
-/*
- * Gauss-Jordan on the column-major matrix at page k_Whi (element [r][c] at
- * c*GST + r), k_rows x k_cols; returns 1 in DPL iff invertible. Per pivot
- * k: (1) repair masks t[i] = (pivot == 0) for i > k, accumulating the
- * pivot; (2) the same masked row additions in the other columns; (3) ok;
- * (4) row k times the pivot's inverse (scalar 255 - log p, zero page when
- * p = 0); (5) lo/mask pairs of column k, row k masked off; (6) every column
- * j > k: W[.][j] ^= W[k][j] * column k.
- */
-static uint8_t gauss_asm(void) __naked
-{
-    __asm
-    _kernels_sign_end::          ; build-image.sh: end of the signing kernels
-        mov  _k_ok, #1
-        mov  _k_k, #0
-    gk_loop:
-        ; ---- (1) pivot repair masks, column k
-        mov  a, _k_k
-        mov  b, #GST
-        mul  ab
-        mov  _k_ckl, a           ; column k, low byte
-        add  a, _k_k
-        mov  r1, a               ; &W[k][k]
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        mov  _k_ckp, a           ; column k, page
-        movx a, @r1
-        mov  r6, a               ; pivot
-        mov  a, _k_rows
-        clr  c
-        subb a, _k_k
-        dec  a
-        mov  _k_cnt, a           ; rows - k - 1
-        mov  r7, a
-        mov  a, #_IA
-        add  a, _k_k
-        inc  a
-        mov  r0, a
-        mov  _k_t1, a            ; &t[k+1]
-        inc  r1
-        mov  a, r7
-        jz   gk_fixed
-    gk_fix:
-        mov  a, r6
-        add  a, #0xFF            ; C = pivot != 0
-        cpl  c
-        clr  a
-        subb a, #0               ; 0xFF iff pivot == 0
-        mov  @r0, a
-        inc  r0
-        mov  r5, a
-        movx a, @r1
-        inc  r1
-        anl  a, r5
-        xrl  a, r6
-        mov  r6, a
-        djnz r7, gk_fix
-    gk_fixed:
-        mov  a, _k_ckl
-        add  a, _k_k
-        mov  r1, a
-        mov  a, r6
-        movx @r1, a
-        ; ---- (2) W[k][j] ^= sum_{i>k} t[i] & W[i][j], j > k
-        mov  a, _k_cnt
-        jz   gk_rep_done
-        mov  _k_j, _k_k
-    gk_rep_col:
-        inc  _k_j
-        mov  a, _k_j
-        cjne a, _k_cols, gk_rep_go
-        sjmp gk_rep_done
-    gk_rep_go:
-        mov  b, #GST
-        mul  ab
-        add  a, _k_k
-        mov  r2, a               ; &W[k][j]
-        mov  r1, a
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        movx a, @r1
-        mov  r6, a
-        mov  r0, _k_t1
-        mov  r7, _k_cnt
-        inc  r1
-    gk_rep_row:
-        movx a, @r1
-        inc  r1
-        anl  a, @r0
-        inc  r0
-        xrl  a, r6
-        mov  r6, a
-        djnz r7, gk_rep_row
-        mov  a, r2
-        mov  r1, a
-        mov  a, r6
-        movx @r1, a
-        sjmp gk_rep_col
-    gk_rep_done:
-        ; ---- (3) ok &= pivot != 0
-        mov  P2, _k_ckp
-        mov  a, _k_ckl
-        add  a, _k_k
-        mov  r1, a
-        movx a, @r1
-        mov  r6, a
-        add  a, #0xFF
-        clr  a
-        rlc  a
-        anl  _k_ok, a
-        ; ---- (4) row k times pivot^-1
-        mov  a, r6
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
-        cpl  a
-        mov  r4, a               ; 255 - log p
-        mov  a, r6
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr
-        add  a, #GFT_PAGE
-        mov  r3, a
-        mov  _k_j, _k_k
-    gk_nrm_col:
-        inc  _k_j
-        mov  a, _k_j
-        cjne a, _k_cols, gk_nrm_go
-        sjmp gk_nrm_done
-    gk_nrm_go:
-        mov  b, #GST
-        mul  ab
-        add  a, _k_k
-        mov  r1, a
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        movx a, @r1              ; e
-        mov  r5, a
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
-        mov  dpl, r4
-        mov  dph, r3
-        movc a, @a+dptr          ; e / p
-        xch  a, r5
-        add  a, #0xFF
-        clr  a
-        subb a, #0               ; 0xFF iff e != 0
-        anl  a, r5
-        movx @r1, a
-        sjmp gk_nrm_col
-    gk_nrm_done:
-        ; ---- (5) t[2i], t[2i+1] = log, mask of W[i][k]; t[2k+1] = 0
-        mov  P2, _k_ckp
-        mov  r1, _k_ckl
-        mov  r0, #_IA
-        mov  r7, _k_rows
-        mov  dptr, #GFT_LOGA
-    gk_tmp:
-        movx a, @r1
-        inc  r1
-        mov  r5, a
-        movc a, @a+dptr
-        mov  @r0, a
-        inc  r0
-        mov  a, r5
-        add  a, #0xFF
-        clr  a
-        subb a, #0
-        mov  @r0, a
-        inc  r0
-        djnz r7, gk_tmp
-        mov  a, _k_k
-        rl   a
-        add  a, #(_IA + 1)
-        mov  r0, a
-        mov  @r0, #0
-        ; ---- (6) elimination, column by column
-        mov  _k_j, _k_k
-    gk_elm_col:
-        inc  _k_j
-        mov  a, _k_j
-        cjne a, _k_cols, gk_elm_go
-        sjmp gk_elm_done
-    gk_elm_go:
-        mov  b, #GST
-        mul  ab
-        mov  r1, a
-        mov  a, b
-        add  a, _k_Whi
-        mov  P2, a
-        mov  a, r1
-        add  a, _k_k
-        mov  r0, a
-        movx a, @r0              ; e = W[k][j]
-        mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr
-        add  a, #GFT_PAGE
-        mov  r3, a
-        mov  a, r5
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
-        mov  dpl, a
-        mov  dph, r3
-        mov  r0, #_IA
-        mov  r7, _k_rows
-    gk_elm_row:
-        mov  a, @r0
-        inc  r0
-        movc a, @a+dptr
-        anl  a, @r0
-        inc  r0
-        mov  r5, a
-        movx a, @r1
-        xrl  a, r5
-        movx @r1, a
-        inc  r1
-        djnz r7, gk_elm_row
-        sjmp gk_elm_col
-    gk_elm_done:
-        inc  _k_k
-        mov  a, _k_k
-        cjne a, _k_rows, gk_next
-        mov  dpl, _k_ok
-        ret
-    gk_next:
-        ljmp gk_loop
-    __endasm;
-}
-
-uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
-{
-    k_Whi = (uint8_t)(W >> 8);
-    k_rows = rows;
-    k_cols = cols;
-    return gauss_asm();
-}
-
-/*
- * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
- * K + c*st; x[c] enters as the scalar DPTR = GFT + log x + 512*(x == 0).
- * 15 machine cycles per entry.
- */
-static void matvec_asm(void) __naked
-{
-    __asm
-        mov  r6, _k_Klo
-        mov  r7, _k_Khi
-        mov  r4, _k_cols
-        mov  r3, _k_x
-    mv_col:
-        mov  a, r3
-        mov  r0, a
-        mov  a, @r0              ; s = x[c]
-        inc  r3
-        mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr          ; 2 if s == 0
-        add  a, #GFT_PAGE
-        xch  a, r5               ; r5 = DPH, a = s
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr          ; log s
-        mov  dpl, a
-        mov  dph, r5
-        mov  P2, r7
-        mov  a, r6
-        mov  r0, a
-        mov  r1, _k_acc
-        mov  b, _k_rows
-    mv_row:
-        movx a, @r0              ; log K[r][c]
-        inc  r0
-        movc a, @a+dptr          ; s * K[r][c] (K != 0)
-        mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
-        djnz b, mv_row
-        mov  a, r6
-        add  a, _k_st
-        mov  r6, a
-        clr  a
-        addc a, r7
-        mov  r7, a
-        djnz r4, mv_col
-        ret
-    __endasm;
-}
-
-void matvec_lm(__idata uint8_t *acc, uint16_t K, __idata uint8_t *x,
-               uint8_t rows, uint8_t cols, uint8_t st)
-{
-    k_acc = (uint8_t)(uint16_t)acc;
-    k_x = (uint8_t)(uint16_t)x;
-    k_Klo = (uint8_t)K;
-    k_Khi = (uint8_t)(K >> 8);
-    k_rows = rows;
-    k_cols = cols;
-    k_st = st;
-    matvec_asm();
-}
-
-/*
- * F[row - V] ^= PT[t] * A3[w][j] (+ QT[t] * A3[u][j] unless sq) for every
- * term: PT, QT in scalar form (lo, hi) at X_PT, X_QT; the LM column j of
- * A3 at col (never crosses a page). About 75 cycles per term.
- */
-
-static void pk_asm(void) __naked
-{
-    __asm
-        mov  r6, _k_tp
-        mov  r7, (_k_tp + 1)
-    pt_term:
-        mov  dpl, r6
-        mov  dph, r7
-        clr  a
-        movc a, @a+dptr           ; row
-        add  a, #(_IA + IX_OFF - V)
-        mov  r2, a                ; &F[row - V]
-        mov  a, #1
-        movc a, @a+dptr           ; u
-        rl   a
-        add  a, _k_Klo
-        mov  r3, a                ; &A3[u][j]
-        mov  a, #2
-        movc a, @a+dptr           ; w
-        rl   a
-        add  a, _k_Klo
-        mov  r4, a                ; &A3[w][j]
-        mov  a, r6
-        add  a, #3
-        mov  r6, a
-        clr  a
-        addc a, r7
-        mov  r7, a
-        ; PT[t] * A3[w][j]
-        mov  P2, _k_cp
-        mov  r0, _k_cl
-        movx a, @r0
-        mov  dpl, a
-        inc  r0
-        movx a, @r0
-        add  a, #GFT_PAGE
-        mov  dph, a
-        inc  r0
-        cjne r0, #0, pt_p1
-        inc  _k_cp
-    pt_p1:
-        mov  _k_cl, r0
-        mov  P2, _k_Khi
-        mov  a, r4
-        mov  r1, a
-        movx a, @r1
-        movc a, @a+dptr
-        mov  r5, a
-        inc  r1
-        movx a, @r1
-        anl  a, r5
-        mov  r5, a
-        ; QT[t] * A3[u][j]
-        mov  P2, _k_qp
-        mov  r0, _k_ql
-        movx a, @r0
-        mov  dpl, a
-        inc  r0
-        movx a, @r0
-        add  a, #GFT_PAGE
-        mov  dph, a
-        inc  r0
-        cjne r0, #0, pt_p2
-        inc  _k_qp
-    pt_p2:
-        mov  _k_ql, r0
-        mov  a, _k_sq
-        jnz  pt_acc               ; public: the square w_i^2
-        mov  P2, _k_Khi
-        mov  a, r3
-        mov  r1, a
-        movx a, @r1
-        movc a, @a+dptr
-        mov  b, a
-        inc  r1
-        movx a, @r1
-        anl  a, b
-        xrl  a, r5
-        mov  r5, a
-    pt_acc:
-        mov  a, r2
-        mov  r1, a
-        mov  a, @r1
-        xrl  a, r5
-        mov  @r1, a
-        mov  a, _k_nt
-        jnz  pt_dec
-        dec  (_k_nt + 1)
-    pt_dec:
-        dec  _k_nt
-        mov  a, _k_nt
-        orl  a, (_k_nt + 1)
-        jz   pt_done
-        ljmp pt_term
-    pt_done:
-        ret
-    __endasm;
-}
-
-void pk_terms_asm(uint16_t col, uint8_t sq)
-{
-    k_Klo = (uint8_t)col;
-    k_Khi = (uint8_t)(col >> 8);
-    k_sq = sq;
-    k_tp = (uint16_t)T_RUW;
-    k_nt = C;
-    k_cp = (uint8_t)(X_PT >> 8);
-    k_cl = (uint8_t)X_PT;
-    k_qp = (uint8_t)(X_QT >> 8);
-    k_ql = (uint8_t)X_QT;
-    pk_asm();
 }
 
 #endif /* !CARD_C_KERNELS */
