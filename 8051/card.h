@@ -32,8 +32,11 @@
 #endif
 
 /* -DCARD_128: the 128-byte internal-RAM family (tts-M-N-128.ihx, an
- * 8051 / 80C51 / smart-card core), SDCC's large model. For n <= 28
- * (CARD_128_ASM) signing runs the assembly kernels on an internal arena
+ * 8051 / 80C51 / smart-card core), SDCC's large model. For n <= 32
+ * (TTS(16,22) .. TTS(24,32), whose signing arena of n + max(n, 2(v + a +
+ * 2), 3 max(a, b)) <= 76 bytes leaves room for the data bytes and the
+ * SIGN stack below it; build-image.sh checks that room; CARD_128_ASM)
+ * signing runs the assembly kernels on an internal arena
  * for signing only, placed at the top of the 128 bytes (IA_ABS), and key
  * set-up and the public key run the C twins on an XDATA arena SA
  * (CARD_C_SETUP); for the larger sets the arena IA itself lives in XDATA
@@ -41,7 +44,7 @@
  * pointers). ChaCha20 keeps its assembly block in both (its state in
  * 0x40..0x7F with the interrupts held off, see chacha.c). */
 #ifdef CARD_128
-#if TTS_N <= 28 && !defined(CARD_C_KERNELS)
+#if TTS_N <= 32 && !defined(CARD_C_KERNELS)
 #define CARD_128_ASM
 #define CARD_C_SETUP
 #define ARENA __idata

@@ -7,8 +7,8 @@
 # changed; ucsim's -t 8051 drops indirect writes up there, so one session of
 # every command also runs the 128-byte image on -t 8032 with the same check
 # (TTS_CARD_IRAM128), where they would land (for TTS(20,28), and the key
-# set-up, export and signing of the other two images whose signing runs
-# the assembly kernels on an internal arena: TTS(16,22), TTS(20,26)).
+# set-up, export and signing of the other images whose signing runs the
+# assembly kernels on an internal arena: TTS(16,22), TTS(20,26), TTS(24,32)).
 # In full (every segment, 3 keys x 5 signatures): TTS(16,22), TTS(20,26),
 # TTS(20,28), TTS(24,32). Quicker for the four larger sets: GENERATE KEY
 # from the KAT seed, the first and the last segment, 1 key x 3 signatures.
@@ -84,11 +84,11 @@ TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --image "$CARD_DIR/tts-20-28-128.ihx" 
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/p" && ! grep -q "above the 8051" "$W/log" &&
     grep -q "^apdu: F0 $(dd if="$W/p" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
 say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
-# the other images with the assembly signing kernels (n <= 28): the same
+# the other images with the assembly signing kernels (n <= 32): the same
 # check for key generation, a segment, a refused COMMIT, the derived
-# segment (both segments 0 the KAT's: 240 bytes for m = 16 and 20) and a
+# segment (both segments 0 the KAT's: 240 bytes for m = 16, 20, 24) and a
 # signature
-for s2 in 16-22 20-26; do
+for s2 in 16-22 20-26 24-32; do
     m2=${s2%-*}
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$s2.rsp" 0 "$W/s2" "$W/p2" "$W/k2" || exit 99
     "$HELPER" corrupt "${s2%-*},${s2#*-}" "$W/k2" "$W/bad2" s1 || exit 99
