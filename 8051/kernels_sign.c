@@ -193,48 +193,22 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  r1, a
         mov  b, _k_cnt
     mvs_row:
-        movx a, @r0              ; log K[r][c]
-        inc  r0
-        movc a, @a+dptr
-        mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
-        movx a, @r0              ; log K[r][c]
-        inc  r0
-        movc a, @a+dptr
-        mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
 #if M % 4 == 0 && N % 4 == 0
-        movx a, @r0              ; log K[r][c]
-        inc  r0
-        movc a, @a+dptr
-        mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
-        movx a, @r0              ; log K[r][c]
-        inc  r0
-        movc a, @a+dptr
-        mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
+        .rept 4                  ; rows an iteration (the count above)
+#else
+        .rept 2
 #endif
+        movx a, @r0              ; log K[r][c]
+        inc  r0
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r0              ; mask K[r][c]
+        inc  r0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+        .endm
         djnz b, mvs_row
 #endif
         mov  a, r6
