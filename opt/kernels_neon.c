@@ -379,6 +379,8 @@ static void pk_eval_neon(uint8_t *out, const uint8_t *pk, const uint8_t *w, unsi
     }
 }
 
+TTS_BLOCKSUM_FROM_MADD(blocksum_neon, madd_neon)
+
 const tts_kernels tts_kernels_neon = {
     .name = "neon",
     .madd = madd_neon,
@@ -390,4 +392,5 @@ const tts_kernels tts_kernels_neon = {
     .transpose = tts_transpose_ref,
     .solve_layer = tts_solve_layer_generic,
     .invert = tts_invert_generic,
+    .blocksum = blocksum_neon,
 };

@@ -314,7 +314,9 @@ static void pk_eval_swar(uint8_t *out, const uint8_t *pk, const uint8_t *w,
     }
 }
 
-static const tts_kernels tts_kernels_swar = {
+TTS_BLOCKSUM_FROM_MADD(blocksum_swar, madd_swar)
+
+const tts_kernels tts_kernels_swar = {
     .name = "swar",
     .madd = madd_swar,
     .matvec = matvec_swar,
@@ -325,6 +327,7 @@ static const tts_kernels tts_kernels_swar = {
     .transpose = tts_transpose_ref,
     .solve_layer = tts_solve_layer_generic,
     .invert = tts_invert_generic,
+    .blocksum = blocksum_swar,
 };
 
 const tts_kernels *tts_probe_swar(void) { return &tts_kernels_swar; }

@@ -922,6 +922,28 @@ static uint8_t SIMD_FN(invert)(const tts_kernels *k, uint8_t *inv, const uint8_t
     return ok;
 }
 
+/* Block sums (challenge/): the scalars x are public, so sc_pub may read
+ * its table; each 64-byte block is two vectors kept in registers. */
+static void SIMD_FN(blocksum)(uint8_t *y, const uint8_t *M, const uint32_t *mo,
+                              const uint8_t *x, const uint32_t *xo, size_t rows,
+                              unsigned per, unsigned cols)
+{
+    for (size_t r = 0; r < rows; r++) {
+        vec a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+        for (unsigned t = 0; t < per; t++) {
+            const uint8_t *Mt = M + mo[r * per + t];
+            const uint8_t *xt = x + xo[r * per + t];
+            for (unsigned i = 0; i < cols; i++) {
+                sc_t c = sc_pub(xt[i]);
+                a0 = _mm256_xor_si256(a0, sc_mul(c, vload(Mt + 64 * (size_t)i)));
+                a1 = _mm256_xor_si256(a1, sc_mul(c, vload(Mt + 64 * (size_t)i + 32)));
+            }
+        }
+        vstore(y + 64 * r, a0);
+        vstore(y + 64 * r + 32, a1);
+    }
+}
+
 const tts_kernels SIMD_FN(tts_kernels) = {
     .name = SIMD_NAME,
     .madd = SIMD_FN(madd),
@@ -933,4 +955,5 @@ const tts_kernels SIMD_FN(tts_kernels) = {
     .transpose = SIMD_FN(transpose),
     .solve_layer = SIMD_FN(solve_layer),
     .invert = SIMD_FN(invert),
+    .blocksum = SIMD_FN(blocksum),
 };

@@ -95,7 +95,34 @@ typedef struct tts_kernels {
      * with gauss on [M | I]. */
     uint8_t (*invert)(const struct tts_kernels *k, uint8_t *inv, const uint8_t *M,
                       unsigned dim);
+    /* Block sums for the structured linear systems of challenge/ (public
+     * data only, like pk_eval): for r < rows and j < 64,
+     *   y[64 r + j] = XOR_{t < per} XOR_{i < cols}
+     *                 x[xo[r per + t] + i] * M[mo[r per + t] + 64 i + j].
+     * M holds columns of 64 bytes; y must not overlap M or x. */
+    void (*blocksum)(uint8_t *y, const uint8_t *M, const uint32_t *mo,
+                     const uint8_t *x, const uint32_t *xo, size_t rows,
+                     unsigned per, unsigned cols);
 } tts_kernels;
+
+/* blocksum from a backend's madd: the shared fallback. */
+#define TTS_BLOCKSUM_FROM_MADD(fn, madd)                                       \
+    static void fn(uint8_t *y, const uint8_t *M, const uint32_t *mo,            \
+                   const uint8_t *x, const uint32_t *xo, size_t rows,           \
+                   unsigned per, unsigned cols)                                 \
+    {                                                                           \
+        for (size_t r = 0; r < rows; r++) {                                     \
+            uint8_t *yr = y + 64 * r;                                           \
+            for (unsigned j = 0; j < 64; j++)                                   \
+                yr[j] = 0;                                                      \
+            for (unsigned t = 0; t < per; t++) {                                \
+                const uint8_t *Mt = M + mo[r * per + t];                        \
+                const uint8_t *xt = x + xo[r * per + t];                        \
+                for (unsigned i = 0; i < cols; i++)                             \
+                    madd(yr, Mt + 64 * (size_t)i, xt[i], 64);                   \
+            }                                                                   \
+        }                                                                       \
+    }
 
 extern const tts_kernels tts_kernels_ref;
 uint8_t tts_invert_generic(const tts_kernels *k, uint8_t *inv, const uint8_t *M,

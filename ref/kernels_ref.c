@@ -70,6 +70,8 @@ void tts_transpose_ref(uint8_t *dst, const uint8_t *src, unsigned rows, unsigned
             dst[(size_t)c * rows + r] = src[(size_t)r * cols + c];
 }
 
+TTS_BLOCKSUM_FROM_MADD(blocksum_ref, madd_ref)
+
 const tts_kernels tts_kernels_ref = {
     .name = "ref",
     .madd = madd_ref,
@@ -81,4 +83,5 @@ const tts_kernels tts_kernels_ref = {
     .transpose = tts_transpose_ref,
     .solve_layer = tts_solve_layer_generic,
     .invert = tts_invert_generic,
+    .blocksum = blocksum_ref,
 };

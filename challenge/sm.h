@@ -1,0 +1,53 @@
+/*
+ * The Support Minors system of the break's MinRank step (sm.c).
+ *
+ * Given forms' matrices restricted to a slice, A_l (n x cols) for l < mf,
+ * find x != 0 with rank [A_0 x ... A_{mf-1} x] <= mf - d. With c_S the
+ * maximal minors of a basis of the row space, indexed by the complements
+ * S (|S| = d), every row j and every I (|I| = d - 1) give one equation
+ *     sum_{l not in I} sum_i A_l[j][i] z[I + l][i] = 0       (char. 2)
+ * in the unknowns z[S][i] = c_S x_i: a linear system whose kernel is
+ * spanned by x (tensor) c. Unknowns cols C(mf, d), equations n C(mf, d-1).
+ */
+#ifndef TTS_CHALLENGE_SM_H
+#define TTS_CHALLENGE_SM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "break.h"
+#include "internal.h"
+
+typedef struct {
+    unsigned n, mf, d, cols;
+    const uint8_t *A; /* A[(l n + j) cols + i] */
+} sm_system;
+
+typedef struct {
+    const tts_kernels *k;
+    int solver;               /* CHAL_SOLVER_* */
+    unsigned threads;
+    tts_stream *rng;          /* the run's random choices */
+    chal_progress_fn progress;
+    void *progress_ctx;
+    const char *checkpoint;
+    unsigned checkpoint_seconds;
+    const uint8_t *run_id;    /* 32 bytes naming the run (checkpoints) */
+} sm_env;
+
+typedef struct {
+    size_t unknowns, equations, nonzeros, matvecs;
+    int solver;
+    unsigned threads;
+    int resumed;
+} sm_stats;
+
+/* Solve s: 1 and x (cols bytes) if a kernel of the rank-one shape was
+ * found, 0 if the system has none, -1 on error (err set). */
+int sm_solve(const sm_system *s, const sm_env *env, uint8_t *x, sm_stats *st,
+             char *err, size_t errlen);
+
+/* C(n, k) for the small sizes here (0 if k > n). */
+size_t sm_binom(unsigned n, unsigned k);
+
+#endif
