@@ -28,6 +28,17 @@ static inline __m256i v_inv(__m256i x)
     return _mm256_gf2p8affineinv_epi64_epi8(x, _mm256_set1_epi64x(0x0102040810204080ll), 0);
 }
 
+/* Where the CPU also has AVX-512 (F, BW), blocksum runs on zmm registers:
+ * one 64-byte block a register (opt/blocksum_gfni512.c). */
+#if defined(TTS_HAVE_GFNI512) && !defined(tts_kernels_gfni)
+#include "cpu.h"
+void tts_blocksum_gfni512(uint8_t *y, const uint8_t *M, const uint32_t *mo,
+                          const uint8_t *x, const uint32_t *xo, size_t rows,
+                          unsigned per, unsigned cols);
+#define SIMD_BLOCKSUM_WIDE(...)                                                \
+    ((tts_cpu_features() & TTS_CPU_AVX512) ? (tts_blocksum_gfni512(__VA_ARGS__), 1) : 0)
+#endif
+
 #define SIMD_NAME "gfni"
 #define SIMD_FN(x) x##_gfni
 #include "simd_impl.h"

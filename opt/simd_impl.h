@@ -928,6 +928,10 @@ static void SIMD_FN(blocksum)(uint8_t *y, const uint8_t *M, const uint32_t *mo,
                               const uint8_t *x, const uint32_t *xo, size_t rows,
                               unsigned per, unsigned cols)
 {
+#ifdef SIMD_BLOCKSUM_WIDE
+    if (SIMD_BLOCKSUM_WIDE(y, M, mo, x, xo, rows, per, cols))
+        return;
+#endif
     for (size_t r = 0; r < rows; r++) {
         vec a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
         for (unsigned t = 0; t < per; t++) {

@@ -34,5 +34,7 @@ int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
 int cmd_export(int argc, char **argv);
 int cmd_toy(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_break(int argc, char **argv);
+int cmd_forge(int argc, char **argv);
 
 #endif

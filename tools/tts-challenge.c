@@ -60,6 +60,15 @@ static const char usage_text[] =
     "            [--seed FILE] [--plot DIR] [--force]\n"
     "        toy attacks over a grid of sizes until S seconds are spent;\n"
     "        measured time and degree against the estimator\n"
+    "  break DIR --set NAME [--message I]... -o OUTDIR [--key-out FILE]\n"
+    "  break --pk FILE (--digest HEX | --message FILE) -o SIG [--key-out FILE]\n"
+    "        [--seed FILE] [--json FILE] [--threads N] [--checkpoint FILE]\n"
+    "        [--solver auto|dense|wiedemann] [--pk-sha256 HEX] [--force]\n"
+    "        recover an equivalent key from the public key alone (exit 1:\n"
+    "        no TTS structure) and sign challenge messages or a digest\n"
+    "  forge --key FILE (--digest HEX | --message FILE) -o SIG\n"
+    "  forge --key FILE DIR --message I... -o OUTDIR\n"
+    "        sign with an equivalent key that break wrote\n"
     "  help  show this text\n"
     "\n"
     "LIST: comma-separated set names, e.g. tts-16-22,tts-20-28 or\n"
@@ -604,7 +613,8 @@ int main(int argc, char **argv)
         {"verify", cmd_verify},     {"reveal-check", cmd_reveal_check},
         {"dreg", cmd_dreg},         {"structure", cmd_structure},
         {"export", cmd_export},     {"toy", cmd_toy},
-        {"calibrate", cmd_calibrate},
+        {"calibrate", cmd_calibrate}, {"break", cmd_break},
+        {"forge", cmd_forge},
     };
 
     if (argc < 2) {

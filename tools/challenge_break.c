@@ -1,0 +1,433 @@
+/*
+ * tts-challenge break and forge: the key-only attack (challenge/break.h)
+ * on a challenge folder or a plain public key, and signing with the
+ * equivalent key it recovers.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "break.h"
+#include "challenge.h"
+#include "challenge_cli.h"
+#include "fileio.h"
+#include "tts.h"
+#include "ttsfile.h"
+
+#define MAX_MSG 64
+
+typedef struct {
+    const char *dir, *set, *pk, *digest, *msgfile, *out, *keyout, *key, *seed,
+        *json, *checkpoint, *pin;
+    const char *msgarg[MAX_MSG];
+    unsigned msgs[MAX_MSG], nmsg, nmsgarg, threads;
+    int solver, force, quiet;
+} brk_args;
+
+static int parse(const char *cmd, int argc, char **argv, brk_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < argc; i++) {
+        const char *o = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name, field)                                                       \
+    if (strcmp(o, name) == 0) {                                                \
+        if (!v)                                                                \
+            return fail("%s: %s needs a value", cmd, name);                   \
+        if (a->field)                                                          \
+            return fail("%s: %s given twice", cmd, name);                     \
+        a->field = v;                                                          \
+        i++;                                                                   \
+        continue;                                                              \
+    }
+        OPT("--set", set)
+        OPT("--pk", pk)
+        OPT("--digest", digest)
+        OPT("-o", out)
+        OPT("--key-out", keyout)
+        OPT("--key", key)
+        OPT("--seed", seed)
+        OPT("--json", json)
+        OPT("--checkpoint", checkpoint)
+        OPT("--pk-sha256", pin)
+#undef OPT
+        if (strcmp(o, "--message") == 0) {
+            if (!v)
+                return fail("%s: --message needs a value", cmd);
+            if (a->nmsgarg == MAX_MSG)
+                return fail("%s: more than %d messages", cmd, MAX_MSG);
+            a->msgarg[a->nmsgarg++] = v;
+            i++;
+        } else if (strcmp(o, "--threads") == 0) {
+            if (!v || parse_unsigned(v, 1, 64, "--threads", &a->threads) != ST_OK)
+                return v ? ST_ERROR : fail("%s: --threads needs a value", cmd);
+            i++;
+        } else if (strcmp(o, "--solver") == 0) {
+            if (!v)
+                return fail("%s: --solver needs a value", cmd);
+            i++;
+            if (strcmp(v, "auto") == 0)
+                a->solver = CHAL_SOLVER_AUTO;
+            else if (strcmp(v, "dense") == 0)
+                a->solver = CHAL_SOLVER_DENSE;
+            else if (strcmp(v, "wiedemann") == 0)
+                a->solver = CHAL_SOLVER_WIEDEMANN;
+            else
+                return fail("%s: --solver: auto, dense or wiedemann, not '%s'", cmd, v);
+        } else if (strcmp(o, "--force") == 0)
+            a->force = 1;
+        else if (strcmp(o, "--quiet") == 0)
+            a->quiet = 1;
+        else if (o[0] == '-' && o[1])
+            return fail("%s: unexpected argument '%s'", cmd, o);
+        else if (!a->dir)
+            a->dir = o;
+        else
+            return fail("%s: too many arguments", cmd);
+    }
+    return ST_OK;
+}
+
+/* --message as a file (plain mode: one) or as challenge message numbers. */
+static int messages(const char *cmd, brk_args *a, int plain)
+{
+    if (plain) {
+        if (a->nmsgarg > 1)
+            return fail("%s: one --message FILE", cmd);
+        a->msgfile = a->nmsgarg ? a->msgarg[0] : NULL;
+        return ST_OK;
+    }
+    for (unsigned i = 0; i < a->nmsgarg; i++)
+        if (parse_unsigned(a->msgarg[i], 1, CHAL_MAX_INSTANCES, "--message",
+                           &a->msgs[a->nmsg++]) != ST_OK)
+            return ST_ERROR;
+    return ST_OK;
+}
+
+static int read_digest(const char *cmd, const brk_args *a, const tts_params *p,
+                       uint8_t *digest)
+{
+    size_t m = tts_digest_bytes(p), got;
+    char err[512];
+    if (a->digest && a->msgfile)
+        return fail("%s: give --digest or --message, not both", cmd);
+    if (a->digest) {
+        if (strlen(a->digest) != 2 * m ||
+            sodium_hex2bin(digest, m, a->digest, 2 * m, NULL, &got, NULL) != 0 || got != m)
+            return fail("%s: --digest: expected %zu hex digits (the %s digest)", cmd, 2 * m,
+                        tts_params_name(p));
+        return ST_OK;
+    }
+    if (!a->msgfile)
+        return fail("%s: give the message (--message FILE) or its digest (--digest HEX)",
+                    cmd);
+    uint8_t *buf;
+    size_t len;
+    if (fileio_read(a->msgfile, (size_t)1 << 30, FILEIO_STDIN, &buf, &len, NULL, err,
+                    sizeof err) != FILEIO_OK)
+        return fail("%s: %s", cmd, err);
+    int r = tts_digest(p, digest, buf, len);
+    fileio_free(buf, len);
+    return r == TTS_OK ? ST_OK : fail("%s: cannot hash the message", cmd);
+}
+
+/* ---- the equivalent-key file ---- */
+
+static int write_key(const char *path, const chal_eqkey *k, int force)
+{
+    size_t len = chal_eqkey_bytes(k->p);
+    uint8_t *buf = malloc(len);
+    char err[512];
+    if (!buf)
+        return fail("no memory");
+    chal_eqkey_encode(buf, k);
+    int r = fileio_write(path, buf, len, FILEIO_SECRET | (force ? FILEIO_FORCE : 0), err,
+                         sizeof err);
+    sodium_memzero(buf, len);
+    free(buf);
+    return r == FILEIO_OK ? ST_OK : fail("%s", err);
+}
+
+static int read_key(const char *path, chal_eqkey *k)
+{
+    uint8_t *buf;
+    size_t len;
+    char err[512];
+    if (ttsfile_read_raw(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &buf, &len, err,
+                         sizeof err) != TTSFILE_OK)
+        return fail("%s", err);
+    int r = chal_eqkey_decode(k, buf, len, err, sizeof err);
+    fileio_free(buf, len);
+    return r == CHAL_OK ? ST_OK : fail("%s: %s", path, err);
+}
+
+/* ---- output ---- */
+
+static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, int force)
+{
+    char err[512];
+    int r = ttsfile_write(path, TTSFILE_SIGNATURE, p, sig, force ? TTSFILE_FORCE : 0, err,
+                          sizeof err);
+    return r == TTSFILE_OK ? ST_OK : fail("%s", err);
+}
+
+static void progress(void *ctx, const char *stage, double done)
+{
+    (void)ctx;
+    fprintf(stderr, "\r  %s: %5.1f %%", stage, 100.0 * done);
+    if (done >= 1.0)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static const char *solver_name(int s)
+{
+    return s == CHAL_SOLVER_DENSE ? "dense" : s == CHAL_SOLVER_WIEDEMANN ? "wiedemann" : "auto";
+}
+
+static void report_json(FILE *o, const tts_params *p, const uint8_t *pk,
+                        const uint8_t seed[32], const chal_break_report *r, int status,
+                        const char *why)
+{
+    uint8_t h[32];
+    char hx[65], sx[65];
+    crypto_hash_sha256(h, pk, tts_pk_bytes(p));
+    sodium_bin2hex(hx, sizeof hx, h, 32);
+    sodium_bin2hex(sx, sizeof sx, seed, 32);
+    fprintf(o, "{\n  \"set\": \"%s\",\n  \"pk_sha256\": \"%s\",\n  \"seed\": \"%s\",\n",
+            tts_params_name(p), hx, sx);
+    fprintf(o, "  \"result\": \"%s\",\n", status == CHAL_OK ? "key recovered" : "no TTS structure");
+    if (status != CHAL_OK) {
+        fputs("  \"reason\": \"", o);
+        for (const char *c = why; *c; c++)
+            fputc(*c == '"' || *c == '\\' ? '\'' : *c, o);
+        fputs("\",\n", o);
+    }
+    fprintf(o, "  \"backend\": \"%s\",\n  \"threads\": %u,\n  \"attempts\": %u,\n",
+            tts_backend(), r->threads, r->attempts);
+    fprintf(o, "  \"system\": {\"forms\": %u, \"rank\": %u, \"slice\": %u, "
+               "\"unknowns\": %zu, \"equations\": %zu, \"nonzeros\": %zu, "
+               "\"solver\": \"%s\", \"matvecs\": %zu, \"resumed\": %s},\n",
+            r->sm_forms, r->sm_rank, r->sm_slice, r->unknowns, r->equations, r->nonzeros,
+            solver_name(r->solver), r->matvecs, r->resumed ? "true" : "false");
+    fprintf(o, "  \"dimensions\": {\"U_y\": %u, \"rank_u\": %u, \"Lambda\": %u, "
+               "\"K\": %u, \"O3\": %u, \"Lambda1\": %u, \"O_prime\": %u},\n",
+            r->dim_uy, r->rank_u, r->dim_lambda, r->dim_k, r->dim_o3, r->dim_lambda1,
+            r->dim_oprime);
+    fprintf(o, "  \"line_points\": %u,\n  \"sign_checks\": %u,\n  \"steps\": [",
+            r->line_points, r->sign_checks);
+    for (int i = 0; i < CHAL_BREAK_STEPS; i++)
+        fprintf(o, "%s\n    {\"step\": %d, \"name\": \"%s\", \"seconds\": %.6f}",
+                i ? "," : "", i + 1, chal_break_step_names[i], r->seconds[i]);
+    fprintf(o, "\n  ],\n  \"total_seconds\": %.6f\n}\n", r->total_seconds);
+}
+
+/* The attack on pk; the key into k. ST_OK, ST_INVALID (no structure). */
+static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
+                     chal_eqkey *k)
+{
+    uint8_t seed[32];
+    char err[512];
+    if (a->seed) {
+        if (read_master(a->seed, seed) != ST_OK)
+            return ST_ERROR;
+    } else
+        randombytes_buf(seed, sizeof seed);
+    int tty = !a->quiet && isatty(STDERR_FILENO);
+    chal_break_opts o = {.seed = seed,
+                         .threads = a->threads,
+                         .progress = tty ? progress : NULL,
+                         .checkpoint = a->checkpoint,
+                         .solver = a->solver};
+    chal_break_report rep;
+    if (!a->quiet)
+        fprintf(stderr, "tts-challenge: breaking %s from its public key\n", tts_params_name(p));
+    int r = chal_break(p, pk, &o, k, &rep, err, sizeof err);
+    if (r == CHAL_ERROR)
+        return fail("break: %s", err);
+    if (a->json) {
+        char e2[512];
+        FILE *f = fileio_stream_open(a->json);
+        if (!f)
+            return fail("break: cannot open the report %s", a->json);
+        report_json(f, p, pk, seed, &rep, r, err);
+        if (fileio_stream_close(f, a->force ? FILEIO_FORCE : 0, 0, e2, sizeof e2) != FILEIO_OK)
+            return fail("%s", e2);
+    }
+    if (r != CHAL_OK) {
+        fprintf(stderr, "tts-challenge: %s: %s\n", tts_params_name(p), err);
+        return ST_INVALID;
+    }
+    if (a->checkpoint)
+        unlink(a->checkpoint);
+    if (!a->quiet)
+        fprintf(stderr, "tts-challenge: %s: equivalent key recovered in %.2f s "
+                        "(%zu unknowns, %s, %u thread%s)\n",
+                tts_params_name(p), rep.total_seconds, rep.unknowns,
+                solver_name(rep.solver), rep.threads, rep.threads == 1 ? "" : "s");
+    if (a->keyout && write_key(a->keyout, k, a->force) != ST_OK)
+        return ST_ERROR;
+    return ST_OK;
+}
+
+/* Outputs checked before the work: nothing is lost to a refusal at the end. */
+static int check_out(const char *path, int force)
+{
+    char err[512];
+    int r = fileio_check_output(path, force ? FILEIO_FORCE : 0, err, sizeof err);
+    return r == FILEIO_OK ? ST_OK : fail("%s", err);
+}
+
+static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_params *p,
+                         const char *dir, const uint8_t *pin)
+{
+    char err[512], path[4096];
+    if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
+        return fail("cannot create %s: %s", a->out, strerror(errno));
+    for (unsigned i = 0; i < a->nmsg; i++) {
+        chal_target t;
+        uint8_t sig[TTS_MAX_SIG_BYTES];
+        if (chal_target_load(&t, dir, p, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
+            return fail("%s", err);
+        int r = chal_eqkey_sign(k, sig, t.digest, NULL, NULL, err, sizeof err);
+        chal_target_free(&t);
+        if (r != CHAL_OK)
+            return fail("%s", err);
+        char name[64];
+        chal_folder_name(name, sizeof name, p);
+        snprintf(path, sizeof path, "%s/%s-msg-%u.sig", a->out, name, a->msgs[i]);
+        if (write_sig(path, p, sig, a->force) != ST_OK)
+            return ST_ERROR;
+        printf("%s\n", path);
+    }
+    return ST_OK;
+}
+
+static int parse_pin(const char *cmd, const char *arg, uint8_t pin[32])
+{
+    size_t got;
+    if (strlen(arg) != 64 || sodium_hex2bin(pin, 32, arg, 64, NULL, &got, NULL) != 0 || got != 32)
+        return fail("%s: --pk-sha256: expected 64 hex digits", cmd);
+    return ST_OK;
+}
+
+int cmd_break(int argc, char **argv)
+{
+    brk_args a;
+    if (parse("break", argc, argv, &a) != ST_OK || messages("break", &a, a.pk != NULL) != ST_OK)
+        return ST_ERROR;
+    chal_eqkey *k = malloc(sizeof *k);
+    if (!k)
+        return fail("no memory");
+    int rc = ST_ERROR;
+    if (a.pk) {
+        /* a plain public key */
+        if (a.dir || a.nmsg)
+            rc = fail("break: --pk takes no challenge folder");
+        else if (!a.out)
+            rc = fail("break: --pk needs -o SIG");
+        else if (check_out(a.out, a.force) == ST_OK &&
+                 (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
+                 (!a.json || check_out(a.json, a.force) == ST_OK)) {
+            const tts_params *p;
+            uint8_t *pk, digest[TTS_MAX_M], sig[TTS_MAX_SIG_BYTES];
+            size_t len;
+            char err[512];
+            if (ttsfile_read(a.pk, TTSFILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
+                TTSFILE_OK)
+                rc = fail("%s", err);
+            else {
+                if (read_digest("break", &a, p, digest) == ST_OK &&
+                    (rc = run_break(&a, p, pk, k)) == ST_OK) {
+                    if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
+                        rc = fail("%s", err);
+                    else
+                        rc = write_sig(a.out, p, sig, a.force);
+                } else if (rc != ST_INVALID)
+                    rc = ST_ERROR;
+                fileio_free(pk, len);
+            }
+        }
+    } else {
+        /* a challenge folder */
+        const tts_params *p = a.set ? tts_params_get(a.set) : (a.dir ? only_set(a.dir) : NULL);
+        uint8_t pin[32];
+        if (!a.dir)
+            rc = fail("break: usage: break DIR --set NAME [--message I]... -o OUTDIR, "
+                      "or break --pk FILE (--digest HEX | --message FILE) -o SIG");
+        else if (a.set && !p)
+            rc = fail("break: --set: unknown parameter set '%s'", a.set);
+        else if (!p)
+            rc = fail("break: name the set with --set (%s holds no single folder)", a.dir);
+        else if (a.nmsg && !a.out)
+            rc = fail("break: --message needs -o OUTDIR");
+        else if (!a.nmsg && !a.keyout)
+            rc = fail("break: nothing to write: give --message I with -o OUTDIR, or --key-out");
+        else if (a.digest || a.msgfile)
+            rc = fail("break: --digest is for --pk; in a folder use --message I");
+        else if (a.pin && parse_pin("break", a.pin, pin) != ST_OK)
+            rc = ST_ERROR;
+        else if ((!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
+                 (!a.json || check_out(a.json, a.force) == ST_OK)) {
+            chal_target t;
+            char err[512];
+            /* the key as verify reads it (and pinned, with --pk-sha256) */
+            if (chal_target_load(&t, a.dir, p, a.nmsg ? a.msgs[0] : 1, a.pin ? pin : NULL,
+                                 err, sizeof err) != CHAL_OK)
+                rc = fail("%s", err);
+            else {
+                rc = run_break(&a, p, t.pk, k);
+                chal_target_free(&t);
+                if (rc == ST_OK && a.nmsg)
+                    rc = sign_messages(&a, k, p, a.dir, a.pin ? pin : NULL);
+            }
+        }
+    }
+    sodium_memzero(k, sizeof *k);
+    free(k);
+    return rc;
+}
+
+int cmd_forge(int argc, char **argv)
+{
+    brk_args a;
+    if (parse("forge", argc, argv, &a) != ST_OK || messages("forge", &a, a.dir == NULL) != ST_OK)
+        return ST_ERROR;
+    if (!a.key)
+        return fail("forge: usage: forge --key FILE (--message FILE | --digest HEX) -o SIG, "
+                    "or forge --key FILE DIR --message I -o OUTDIR");
+    if (!a.out)
+        return fail("forge: -o is required");
+    chal_eqkey *k = malloc(sizeof *k);
+    if (!k)
+        return fail("no memory");
+    int rc = ST_ERROR;
+    uint8_t pin[32];
+    if (a.pin && parse_pin("forge", a.pin, pin) != ST_OK)
+        rc = ST_ERROR;
+    else if (a.dir) {
+        if (!a.nmsg)
+            rc = fail("forge: with DIR, give --message I");
+        else if (read_key(a.key, k) == ST_OK)
+            rc = sign_messages(&a, k, k->p, a.dir, a.pin ? pin : NULL);
+    } else if (check_out(a.out, a.force) == ST_OK && read_key(a.key, k) == ST_OK) {
+        uint8_t digest[TTS_MAX_M], sig[TTS_MAX_SIG_BYTES];
+        char err[512];
+        if (read_digest("forge", &a, k->p, digest) == ST_OK) {
+            if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
+                rc = fail("%s", err);
+            else
+                rc = write_sig(a.out, k->p, sig, a.force);
+        }
+    }
+    sodium_memzero(k, sizeof *k);
+    free(k);
+    return rc;
+}
