@@ -30,6 +30,9 @@ static inline __m256i v_inv(__m256i x)
 
 /* Where the CPU also has AVX-512 (F, BW), blocksum runs on zmm registers:
  * one 64-byte block a register (opt/blocksum_gfni512.c). */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
 #if defined(TTS_HAVE_GFNI512) && !defined(tts_kernels_gfni)
 #include "cpu.h"
 void tts_blocksum_gfni512(uint8_t *y, const uint8_t *M, const uint32_t *mo,

@@ -20,6 +20,7 @@
 
 #include "gf256.h"
 #include "internal.h"
+#include "oracle.h"
 
 static uint64_t rs = 0x243F6A8885A308D3ull;
 static uint8_t rnd8(void)
@@ -162,6 +163,48 @@ START_TEST(t_invert)
         }
     }
     ck_assert(inverted > 100 && singular > 100);
+}
+END_TEST
+
+/* blocksum (the break's structured operator): ref against the oracle's
+ * products, every backend against ref, on random shapes and offsets. */
+static void blocksum_oracle(uint8_t *y, const uint8_t *M, const uint32_t *mo,
+                            const uint8_t *x, const uint32_t *xo, size_t rows,
+                            unsigned per, unsigned cols)
+{
+    for (size_t r = 0; r < rows; r++)
+        for (unsigned j = 0; j < 64; j++) {
+            uint8_t s = 0;
+            for (unsigned t = 0; t < per; t++)
+                for (unsigned i = 0; i < cols; i++)
+                    s ^= or_mul(x[xo[r * per + t] + i], M[mo[r * per + t] + 64 * i + j]);
+            y[64 * r + j] = s;
+        }
+}
+
+START_TEST(t_blocksum)
+{
+    const tts_kernels *k = be[_i];
+    for (int iter = 0; iter < 60; iter++) {
+        unsigned cols = 1 + rnd8() % 16, per = 1 + rnd8() % 20, nm = 1 + rnd8() % 8;
+        size_t rows = 1 + rnd8() % 40, nx = 1 + rnd8() % 100;
+        uint8_t *M = malloc((size_t)nm * cols * 64), *x = malloc(nx + cols);
+        uint32_t *mo = malloc(rows * per * sizeof *mo), *xo = malloc(rows * per * sizeof *xo);
+        uint8_t *y0 = malloc(64 * rows), *y1 = malloc(64 * rows), *y2 = malloc(64 * rows);
+        rnd_edgy(M, (size_t)nm * cols * 64);
+        rnd_edgy(x, nx + cols);
+        for (size_t t = 0; t < rows * per; t++) {
+            mo[t] = (uint32_t)((rnd8() % nm) * cols * 64);
+            xo[t] = (uint32_t)(((size_t)rnd8() << 8 | rnd8()) % (nx + 1));
+        }
+        blocksum_oracle(y0, M, mo, x, xo, rows, per, cols);
+        R()->blocksum(y1, M, mo, x, xo, rows, per, cols);
+        k->blocksum(y2, M, mo, x, xo, rows, per, cols);
+        ck_assert_msg(memcmp(y0, y1, 64 * rows) == 0, "ref blocksum against the oracle");
+        ck_assert_msg(memcmp(y1, y2, 64 * rows) == 0, "%s blocksum %zu x %u x %u", k->name,
+                      rows, per, cols);
+        free(M), free(x), free(mo), free(xo), free(y0), free(y1), free(y2);
+    }
 }
 END_TEST
 
@@ -501,6 +544,7 @@ int main(void)
     if (nbe) {
         tcase_add_loop_test(tc, t_field_kernels, 0, (int)nbe);
         tcase_add_loop_test(tc, t_matrix_kernels, 0, (int)nbe);
+        tcase_add_loop_test(tc, t_blocksum, 0, (int)nbe);
         tcase_add_loop_test(tc, t_pk_eval, 0, (int)nbe);
         tcase_add_loop_test(tc, t_gauss_inverse, 0, (int)nbe);
         tcase_add_loop_test(tc, t_invert, 0, (int)nbe);
