@@ -413,6 +413,26 @@ typedef struct {
 
 void chal_structural_attacks(const tts_params *p, chal_structural *s);
 
+/* A MinRank problem linearised by Support Minors and solved by Wiedemann's
+ * method (docs/SECURITY.md section 5): u is sought in a slice of `slice`
+ * dimensions with rank [M_1 u .. M_forms u] <= rank, every one of `rows`
+ * independent rows giving C(forms, d - 1) equations; d = forms - rank is
+ * the least with rows C(forms, d - 1) >= slice C(forms, d) - 1. The
+ * operator is N x N (N = unknowns = slice C(forms, d)) with row_weight =
+ * (forms - d + 1) slice nonzeros a row; cost 2N applications of N
+ * row_weight multiply-adds plus Berlekamp-Massey's 2N^2:
+ * 2 N^2 (row_weight + 1). */
+typedef struct {
+    unsigned forms, rank, slice, rows, d, row_weight;
+    unsigned long long unknowns;
+    double bits;
+} chal_linear_attack;
+
+/* The key-only break (slice v - 1 of U_y, rows n - 1) and Beullens'
+ * rectangular MinRank without the slice (slice n - b - 1, rows n). */
+void chal_break_estimates(const tts_params *p, chal_linear_attack *brk,
+                          chal_linear_attack *rect);
+
 /* log2 of q^m, the exhaustive search. */
 double chal_exhaustive_bits(const tts_params *p);
 

@@ -188,6 +188,45 @@ void chal_structural_attacks(const tts_params *p, chal_structural *s)
     chal_mq_hybrid(n + m - 1, n, &s->rbs2, &s->rbs281);
 }
 
+static void linear_attack(chal_linear_attack *r, unsigned forms_base, unsigned rank,
+                          unsigned slice, unsigned rows)
+{
+    mpz_t lhs, rhs, c;
+    mpz_inits(lhs, rhs, c, NULL);
+    unsigned d = 1;
+    for (;; d++) {
+        mpz_bin_uiui(lhs, forms_base + d, d - 1);
+        mpz_mul_ui(lhs, lhs, rows);
+        mpz_bin_uiui(rhs, forms_base + d, d);
+        mpz_mul_ui(rhs, rhs, slice);
+        mpz_sub_ui(rhs, rhs, 1);
+        if (mpz_cmp(lhs, rhs) >= 0)
+            break;
+    }
+    r->forms = forms_base + d;
+    r->rank = rank;
+    r->slice = slice;
+    r->rows = rows;
+    r->d = d;
+    r->row_weight = (r->forms - d + 1) * slice;
+    mpz_bin_uiui(c, r->forms, d);
+    mpz_mul_ui(c, c, slice);
+    r->unknowns = mpz_get_ui(c);
+    mpz_mul(c, c, c);
+    mpz_mul_ui(c, c, 2ul * (r->row_weight + 1));
+    r->bits = log2_mpz(c);
+    mpz_clears(lhs, rhs, c, NULL);
+}
+
+void chal_break_estimates(const tts_params *p, chal_linear_attack *brk,
+                          chal_linear_attack *rect)
+{
+    unsigned n = tts_params_n(p), v = tts_params_v(p), b = tts_params_b(p);
+    /* rank b: the layer-3 forms are the only ones that see K */
+    linear_attack(brk, b, b, v - 1, n - 1);
+    linear_attack(rect, b, b, n - b - 1, n);
+}
+
 double chal_exhaustive_bits(const tts_params *p)
 {
     mpz_t ex;

@@ -6,7 +6,8 @@ never from the tool's own output:
   estimate_check.py hybrid TC EST.json   D_reg and the direct hybrid attack
   estimate_check.py dreg-n1 TC           D_reg(n+1, n) = ceil((n+2)/2)
   estimate_check.py solver TC            the solver degree of `dreg`
-  estimate_check.py structural EST.json  MinRank, HighRank, UOV, UOV-R, RBS
+  estimate_check.py structural EST.json  MinRank, HighRank, UOV, UOV-R, RBS,
+                                         the key-only break, rectangular MinRank
 """
 import json
 import math
@@ -163,11 +164,28 @@ def check_structural(path):
                 bits, k = hybrid(eqs, nv, omega)
                 if f(bits) != f(s[key][om]["bits"]) or k != s[key][om]["k"]:
                     fail(s["set"], key, om, bits, k, s[key][om])
+        # the key-only break and Beullens' rectangular MinRank: Support
+        # Minors at degree 1, the fewest forms b + d whose equations (rows
+        # C(b+d, d-1)) reach the unknowns (slice C(b+d, d)) less one;
+        # Wiedemann: 2 N^2 (row weight + 1)
+        for key, (slice_, nrows) in (("key_only_break", (v - 1, n - 1)),
+                                     ("rectangular_minrank", (n - b - 1, n))):
+            d = 1
+            while nrows * math.comb(b + d, d - 1) < slice_ * math.comb(b + d, d) - 1:
+                d += 1
+            unk = slice_ * math.comb(b + d, d)
+            weight = (b + 1) * slice_
+            bits = math.log2(2 * unk * unk * (weight + 1))
+            got = s[key]
+            if (got["unknowns"] != unk or got["forms"] != b + d or got["row_weight"] != weight
+                    or f(bits) != f(got["bits"])):
+                fail(s["set"], key, unk, b + d, weight, bits, got)
         rows = [s["exhaustive_bits"], s["hybrid_omega2"]["bits"]] + \
             [s[key]["bits"] for key in want] + \
             [s["uov_reconciliation"]["omega2"]["bits"],
-             s["band_separation"]["omega2"]["bits"]]
-        if s["best"]["bits"] != min(rows):
+             s["band_separation"]["omega2"]["bits"],
+             s["key_only_break"]["bits"], s["rectangular_minrank"]["bits"]]
+        if s["best"]["bits"] != min(rows) or s["best"]["attack"] != "break":
             fail(s["set"], "best", s["best"], rows)
 
 

@@ -155,6 +155,14 @@ static void json_hybrid(const char *key, const chal_hybrid *h)
            "\"dreg\": %u}", key, h->bits, h->k, h->nv, h->dreg);
 }
 
+static void json_linear(const char *key, const chal_linear_attack *l)
+{
+    printf("\"%s\": {\"bits\": %.1f, \"forms\": %u, \"rank\": %u, "
+           "\"slice\": %u, \"rows\": %u, \"unknowns\": %llu, \"row_weight\": %u}",
+           key, l->bits, l->forms, l->rank, l->slice, l->rows, l->unknowns,
+           l->row_weight);
+}
+
 static int cmd_estimate(int argc, char **argv)
 {
     unsigned mask = 0;
@@ -176,13 +184,17 @@ static int cmd_estimate(int argc, char **argv)
         printf("{\n  \"model\": \"docs/SECURITY.md\",\n"
                "  \"unit\": \"log2 of GF(256) operations\",\n  \"sets\": [");
     else {
-        printf("# log2 of GF(256) operations; direct attack: hybrid XL/F4 "
-               "(k guessed, n' left, D_reg);\n# UOV-R and RBS: hybrid "
-               "XL/F4 with omega = 2; models and sources: docs/SECURITY.md\n");
-        printf("%-11s %7s %6s %7s %18s %18s %7s %8s %6s %6s %6s  %s\n",
-               "set", "claimed", "prize", "exhaust", "direct w=2 (k,n',D)",
-               "w=2.81 (k,n',D)", "MinRank", "HighRank", "UOV", "UOV-R",
-               "RBS", "best");
+        printf("# log2 of GF(256) operations. break: the key-only attack that "
+               "recovers an\n# equivalent key in polynomial time (measured: "
+               "docs/SECURITY.md section 2);\n# rectMR: Beullens' rectangular "
+               "MinRank without the slice; direct: hybrid\n# XL/F4 (k guessed, "
+               "n' left, D_reg); UOV-R, RBS: hybrid XL/F4, omega = 2;\n# "
+               "MinRank, HighRank, UOV: the generic structural attacks. "
+               "Models: docs/SECURITY.md\n");
+        printf("%-11s %7s %6s %7s %6s %6s %18s %18s %7s %8s %6s %6s %6s  %s\n",
+               "set", "claimed", "prize", "exhaust", "break", "rectMR",
+               "direct w=2 (k,n',D)", "w=2.81 (k,n',D)", "MinRank", "HighRank",
+               "UOV", "UOV-R", "RBS", "best");
     }
     int first = 1;
     for (size_t i = 0; i < tts_params_count(); i++) {
@@ -199,10 +211,13 @@ static int cmd_estimate(int argc, char **argv)
         chal_mq_hybrid(m, n, &a, &b);
         chal_structural s;
         chal_structural_attacks(p, &s);
+        chal_linear_attack brk, rect;
+        chal_break_estimates(p, &brk, &rect);
         const struct {
             const char *name;
             double bits;
         } all[] = {
+            {"break", brk.bits},     {"rectMR", rect.bits},
             {"exhaustive", exbits},  {"direct", a.bits},
             {"MinRank", s.minrank},  {"HighRank", s.highrank},
             {"UOV", s.uov},          {"UOV-R", s.uovr2.bits},
@@ -221,6 +236,10 @@ static int cmd_estimate(int argc, char **argv)
                    tts_params_v(p), tts_params_a(p), tts_params_b(p),
                    t->bits, t->prize,
                    exbits);
+            json_linear("key_only_break", &brk);
+            printf(",\n     ");
+            json_linear("rectangular_minrank", &rect);
+            printf(",\n     ");
             json_hybrid("hybrid_omega2", &a);
             printf(",\n     ");
             json_hybrid("hybrid_omega2.81", &b);
@@ -247,10 +266,10 @@ static int cmd_estimate(int argc, char **argv)
                      a.dreg);
             snprintf(s3, sizeof s3, "%.1f (%u,%u,%u)", b.bits, b.k, b.nv,
                      b.dreg);
-            printf("%-11s %7u %6u %7.1f %18s %18s %7.1f %8.1f %6.1f %6.1f "
+            printf("%-11s %7u %6u %7.1f %6.1f %6.1f %18s %18s %7.1f %8.1f %6.1f %6.1f "
                    "%6.1f  %.1f %s\n",
                    tts_params_name(p), t->bits,
-                   t->prize, exbits, s2, s3, s.minrank,
+                   t->prize, exbits, brk.bits, rect.bits, s2, s3, s.minrank,
                    s.highrank, s.uov, s.uovr2.bits, s.rbs2.bits,
                    all[best].bits, all[best].name);
         }
