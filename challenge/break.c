@@ -1,5 +1,5 @@
 /*
- * The key-only break (docs/SECURITY.md section 2).
+ * The key-only break (docs/SECURITY.md section 1).
  *
  * Central map, secret basis: the a + 2 equations of layer 1, mu1 and mu2
  * never use x_0, and use x_mu2 only linearly; the layer-3 variables appear
@@ -297,7 +297,9 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
                   .progress_ctx = opt ? opt->progress_ctx : NULL,
                   .checkpoint = opt ? opt->checkpoint : NULL,
                   .checkpoint_seconds = opt ? opt->checkpoint_seconds : 0,
-                  .run_id = run_id};
+                  .run_id = run_id,
+                  .seed = rep->seed,
+                  .stop_after = opt ? opt->stop_after : 0};
     sm_stats st;
     int r = sm_solve(&sys, &env, x, &st, err, errlen);
     free(A);
@@ -617,8 +619,9 @@ int chal_break(const tts_params *p, const uint8_t *pk, const chal_break_opts *op
     uint8_t seed[32];
     if (opt && opt->seed)
         memcpy(seed, opt->seed, 32);
-    else
+    else if (!(opt && opt->checkpoint && sm_checkpoint_seed(opt->checkpoint, seed)))
         randombytes_buf(seed, 32);
+    memcpy(rep->seed, seed, 32);
     double t0 = now();
     int ret = CHAL_NO_STRUCTURE;
     for (unsigned att = 0; att < 3; att++) {

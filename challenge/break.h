@@ -1,5 +1,5 @@
 /*
- * The key-only break of TTS (docs/SECURITY.md section 2): from a public
+ * The key-only break of TTS (docs/SECURITY.md section 1): from a public
  * key alone, an equivalent key that signs any digest.
  *
  *   break.c   the attack: the hidden subspaces and equation groups
@@ -57,13 +57,16 @@ int chal_eqkey_decode(chal_eqkey *k, const uint8_t *in, size_t len,
 typedef void (*chal_progress_fn)(void *ctx, const char *stage, double done);
 
 typedef struct {
-    const uint8_t *seed;   /* 32 bytes: a reproducible run; NULL: random */
+    const uint8_t *seed;   /* 32 bytes: a reproducible run; NULL: the
+                            * checkpoint's, or random */
     unsigned threads;      /* 0: one per online core */
     chal_progress_fn progress;
     void *progress_ctx;
     const char *checkpoint; /* Wiedemann state saved here and resumed from */
     unsigned checkpoint_seconds; /* between saves (0: 60) */
     int solver;            /* CHAL_SOLVER_AUTO, _DENSE or _WIEDEMANN */
+    size_t stop_after;     /* tests: save a checkpoint after this many
+                            * operator applications and fail (0: never) */
 } chal_break_opts;
 
 #define CHAL_SOLVER_AUTO      0
@@ -86,6 +89,7 @@ typedef struct {
     double seconds[CHAL_BREAK_STEPS]; /* per step, wall */
     double total_seconds;
     int resumed;               /* started from a checkpoint */
+    uint8_t seed[32];          /* the seed the run used */
 } chal_break_report;
 
 extern const char *const chal_break_step_names[CHAL_BREAK_STEPS];

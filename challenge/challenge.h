@@ -414,7 +414,7 @@ typedef struct {
 void chal_structural_attacks(const tts_params *p, chal_structural *s);
 
 /* A MinRank problem linearised by Support Minors and solved by Wiedemann's
- * method (docs/SECURITY.md section 5): u is sought in a slice of `slice`
+ * method (docs/SECURITY.md section 1): u is sought in a slice of `slice`
  * dimensions with rank [M_1 u .. M_forms u] <= rank, every one of `rows`
  * independent rows giving C(forms, d - 1) equations; d = forms - rank is
  * the least with rows C(forms, d - 1) >= slice C(forms, d) - 1. The
@@ -438,7 +438,7 @@ double chal_exhaustive_bits(const tts_params *p);
 
 /* ---- structure.c: ranks measured on keys; the toy key and its attack ---- */
 
-/* Ranks of the polar forms (docs/SECURITY.md section 3) on the key of set
+/* Ranks of the polar forms (docs/SECURITY.md section 4) on the key of set
  * p made by tts_keypair_from_seed(seed). Groups g = 0..3: layer 1, + mu1,
  * + mu2, all m; oil[g] central equations, support[g] variables their polar
  * forms touch (counted on the key). form_*: each central form of the

@@ -87,7 +87,7 @@ double chal_f4_bits(unsigned m, unsigned nv)
 }
 
 /* Hybrid XL/F4 cost of eqs quadratic equations in vars unknowns over
- * GF(256) (docs/SECURITY.md section 2): if vars > eqs, fix vars - eqs of
+ * GF(256) (docs/SECURITY.md section 3): if vars > eqs, fix vars - eqs of
  * them; then minimise 2^(8k) * C(nv+D, D)^omega over k = 0..nv-1, with
  * nv the unknowns left after guessing k and D = D_reg(eqs, nv). omega 2
  * is computed exactly, omega 2.81 as 8k + 2.81 log2 C. */

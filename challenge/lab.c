@@ -1,5 +1,5 @@
 /*
- * The attack lab (challenge/challenge.h, docs/SECURITY.md section 6): toy
+ * The attack lab (challenge/challenge.h, docs/SECURITY.md section 7): toy
  * sub-systems of a challenge instance handed to Singular, the solution
  * mapped back and checked, the highest degree the solver reached read from
  * its own protocol output.

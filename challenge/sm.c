@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,9 +171,16 @@ typedef struct {
     pthread_t tid[64];
     const uint8_t *in;
     uint8_t *out;
+    /* a round: the main thread bumps gen (under mu, broadcasting go); each
+     * worker applies its part and counts itself into done (under mu,
+     * signalling fin when the last). Waiters spin briefly first. */
+    pthread_mutex_t mu;
+    pthread_cond_t go, fin;
     atomic_uint gen, done;
     atomic_int quit;
 } op_t;
+
+#define SPINS 20000
 
 #define CHUNK 32
 
@@ -207,18 +213,24 @@ static void *work(void *arg)
     op_t *op = w->op;
     unsigned seen = 0;
     for (;;) {
-        unsigned spins = 0, g;
-        while ((g = atomic_load_explicit(&op->gen, memory_order_acquire)) == seen) {
-            if (atomic_load(&op->quit))
-                return NULL;
-            if (++spins > 2000)
-                sched_yield();
-        }
-        seen = g;
+        unsigned spins = 0;
+        while (atomic_load_explicit(&op->gen, memory_order_acquire) == seen &&
+               !atomic_load(&op->quit) && ++spins < SPINS)
+            ;
+        pthread_mutex_lock(&op->mu);
+        while (atomic_load(&op->gen) == seen && !atomic_load(&op->quit))
+            pthread_cond_wait(&op->go, &op->mu);
+        pthread_mutex_unlock(&op->mu);
+        if (atomic_load(&op->quit))
+            return NULL;
+        seen = atomic_load(&op->gen);
         size_t lo, hi;
         part(op, w->id, &lo, &hi);
         apply_range(op, lo, hi);
-        atomic_fetch_add_explicit(&op->done, 1, memory_order_release);
+        pthread_mutex_lock(&op->mu);
+        if (atomic_fetch_add(&op->done, 1) + 1 == op->nth - 1)
+            pthread_cond_signal(&op->fin);
+        pthread_mutex_unlock(&op->mu);
     }
 }
 
@@ -230,15 +242,32 @@ static void apply(op_t *op, uint8_t *out, const uint8_t *in)
         apply_range(op, 0, op->nI);
         return;
     }
-    atomic_store_explicit(&op->done, 0, memory_order_relaxed);
-    atomic_fetch_add_explicit(&op->gen, 1, memory_order_release);
+    pthread_mutex_lock(&op->mu);
+    atomic_store(&op->done, 0);
+    atomic_fetch_add(&op->gen, 1);
+    pthread_cond_broadcast(&op->go);
+    pthread_mutex_unlock(&op->mu);
     size_t lo, hi;
     part(op, 0, &lo, &hi);
     apply_range(op, lo, hi);
     unsigned spins = 0;
-    while (atomic_load_explicit(&op->done, memory_order_acquire) != op->nth - 1)
-        if (++spins > 2000)
-            sched_yield();
+    while (atomic_load_explicit(&op->done, memory_order_acquire) != op->nth - 1 &&
+           ++spins < SPINS)
+        ;
+    pthread_mutex_lock(&op->mu);
+    while (atomic_load(&op->done) != op->nth - 1)
+        pthread_cond_wait(&op->fin, &op->mu);
+    pthread_mutex_unlock(&op->mu);
+}
+
+static void pool_stop(op_t *op)
+{
+    pthread_mutex_lock(&op->mu);
+    atomic_store(&op->quit, 1);
+    pthread_cond_broadcast(&op->go);
+    pthread_mutex_unlock(&op->mu);
+    for (unsigned t = 1; t < op->nth; t++)
+        pthread_join(op->tid[t], NULL);
 }
 
 /* w . x over len bytes, by the backend's vmul into tmp. */
@@ -306,9 +335,25 @@ static size_t berlekamp_massey(const tts_kernels *k, const uint8_t *rs, size_t l
 #define CK_MAGIC "TTSWDM01"
 
 typedef struct {
+    uint8_t seed[32]; /* the run's seed, so that a resumed run redraws it */
     uint8_t id[32];
     uint64_t N, done, nproj;
 } ck_head;
+
+int sm_checkpoint_seed(const char *path, uint8_t seed[32])
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    char mg[8];
+    ck_head h;
+    int ok = read(fd, mg, 8) == 8 && !memcmp(mg, CK_MAGIC, 8) &&
+             read(fd, &h, sizeof h) == (ssize_t)sizeof h;
+    close(fd);
+    if (ok)
+        memcpy(seed, h.seed, 32);
+    return ok;
+}
 
 static int ck_save(const char *path, const ck_head *h, const uint8_t *cur,
                    const uint8_t *seq, const uint8_t *proj, size_t pc)
@@ -446,6 +491,9 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
         op->nth = (unsigned)nI;
     warg wa[64];
     unsigned started = 1;
+    pthread_mutex_init(&op->mu, NULL);
+    pthread_cond_init(&op->go, NULL);
+    pthread_cond_init(&op->fin, NULL);
     for (unsigned t = 1; t < op->nth; t++) {
         wa[t].op = op;
         wa[t].id = t;
@@ -457,6 +505,7 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
     st->threads = op->nth;
     /* the sequence, resumed from a checkpoint if one of this run exists */
     ck_head want = {.N = N}, h;
+    memcpy(want.seed, env->seed, 32);
     {
         crypto_hash_sha256_state hs;
         crypto_hash_sha256_init(&hs);
@@ -485,11 +534,12 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
         uint8_t *sw = cur;
         cur = nxt;
         nxt = sw;
-        if ((t & 0x3FF) == 0) {
+        int stop = env->stop_after && st->matvecs == env->stop_after;
+        if ((t & 0x3FF) == 0 || stop) {
             double tn = now();
             if (env->progress)
                 env->progress(env->progress_ctx, "Wiedemann sequence", (double)t / (double)L);
-            if (env->checkpoint && tn - last >= every) {
+            if (env->checkpoint && (tn - last >= every || stop)) {
                 ck_head hh = want;
                 hh.done = t + 1;
                 hh.nproj = t + 1 < P ? t + 1 : P;
@@ -500,6 +550,11 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
                     goto stop;
                 }
                 last = tn;
+            }
+            if (stop) {
+                chal_fail(err, errlen, "break: stopped after %zu operator applications",
+                          st->matvecs);
+                goto stop;
             }
         }
     }
@@ -527,12 +582,15 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
     }
     ret = rank_one(zp, NREC, cols, x);
 stop:
-    atomic_store(&op->quit, 1);
-    for (unsigned t = 1; t < op->nth; t++)
-        pthread_join(op->tid[t], NULL);
+    pool_stop(op);
     if (ret < 0 && !err[0])
         chal_fail(err, errlen, "break: the Wiedemann solver failed");
 out:
+    if (op && op->nth) {
+        pthread_mutex_destroy(&op->mu);
+        pthread_cond_destroy(&op->go);
+        pthread_cond_destroy(&op->fin);
+    }
     free(op);
     free(E);
     free(F);

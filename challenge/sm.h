@@ -33,6 +33,8 @@ typedef struct {
     const char *checkpoint;
     unsigned checkpoint_seconds;
     const uint8_t *run_id;    /* 32 bytes naming the run (checkpoints) */
+    const uint8_t *seed;      /* the run's seed, kept in checkpoints */
+    size_t stop_after;        /* chal_break_opts */
 } sm_env;
 
 typedef struct {
@@ -46,6 +48,9 @@ typedef struct {
  * found, 0 if the system has none, -1 on error (err set). */
 int sm_solve(const sm_system *s, const sm_env *env, uint8_t *x, sm_stats *st,
              char *err, size_t errlen);
+
+/* The seed kept in the checkpoint at path: 1, or 0 if there is none. */
+int sm_checkpoint_seed(const char *path, uint8_t seed[32]);
 
 /* C(n, k) for the small sizes here (0 if k > n). */
 size_t sm_binom(unsigned n, unsigned k);

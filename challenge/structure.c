@@ -1,5 +1,5 @@
 /*
- * Structure of the central map, measured (docs/SECURITY.md section 3):
+ * Structure of the central map, measured (docs/SECURITY.md section 4):
  *
  *   chal_key_ranks      ranks of the polar forms of a published set's
  *                       central polynomials and of the public-key
@@ -142,7 +142,7 @@ static void central_polar(uint8_t *M, const tts_term *T, unsigned nt,
     }
 }
 
-/* The groups of docs/SECURITY.md section 3: layer 1, + mu1, + mu2, all;
+/* The groups of docs/SECURITY.md section 4: layer 1, + mu1, + mu2, all;
  * equations (first rows) of each. */
 static void group_oil(unsigned a, unsigned m, unsigned oil[4])
 {

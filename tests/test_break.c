@@ -6,10 +6,13 @@
  * keys with no TTS structure refused, and the equivalent-key file format.
  * TTS_BREAK_SETS="TTS(24,34) ..." adds sets (make check-full).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -160,6 +163,51 @@ START_TEST(t_break_extra)
 }
 END_TEST
 
+START_TEST(t_checkpoint)
+{
+    /* a run stopped after 1,000 operator applications resumes from its
+     * checkpoint (seed included) and ends with the uninterrupted run's key */
+    const tts_params *p = tts_params_get("TTS(20,28)");
+    uint8_t *pk = malloc(tts_pk_bytes(p)), *sk = malloc(tts_sk_bytes(p));
+    uint8_t kseed[32] = {21}, rseed[32] = {22};
+    size_t len = chal_eqkey_bytes(p);
+    uint8_t *ka = malloc(len), *kc = malloc(len);
+    chal_eqkey *k = malloc(sizeof *k);
+    chal_break_report rep;
+    char err[256], path[] = "/tmp/tts-break-ckpt-XXXXXX";
+    struct stat stt;
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    close(fd);
+    unlink(path);
+    ck_assert_int_eq(tts_keypair_from_seed(p, pk, sk, kseed), TTS_OK);
+    chal_break_opts o = {.seed = rseed, .solver = CHAL_SOLVER_WIEDEMANN, .threads = 1};
+    ck_assert_int_eq(chal_break(p, pk, &o, k, &rep, err, sizeof err), CHAL_OK);
+    chal_eqkey_encode(ka, k);
+    size_t full = rep.matvecs;
+    o.checkpoint = path;
+    o.stop_after = 1000;
+    ck_assert_int_eq(chal_break(p, pk, &o, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "stopped") != NULL, "%s", err);
+    ck_assert_int_eq(stat(path, &stt), 0);
+    ck_assert_int_eq(stt.st_mode & 0777, 0600);
+    chal_break_opts o2 = {.checkpoint = path, .solver = CHAL_SOLVER_WIEDEMANN, .threads = 2};
+    ck_assert_int_eq(chal_break(p, pk, &o2, k, &rep, err, sizeof err), CHAL_OK);
+    ck_assert(rep.resumed);
+    ck_assert(memcmp(rep.seed, rseed, 32) == 0);
+    ck_assert_uint_eq(rep.matvecs, full - 1000);
+    chal_eqkey_encode(kc, k);
+    ck_assert(memcmp(ka, kc, len) == 0);
+    /* another key's run does not take that checkpoint */
+    pk[pk_mono_index(p->n, 0, 1) * p->m + 3] ^= 1; /* a cross term: another system */
+    chal_break_opts o3 = {.checkpoint = path, .solver = CHAL_SOLVER_WIEDEMANN};
+    (void)chal_break(p, pk, &o3, k, &rep, err, sizeof err);
+    ck_assert(!rep.resumed);
+    unlink(path);
+    free(pk), free(sk), free(ka), free(kc), free(k);
+}
+END_TEST
+
 START_TEST(t_backends_agree)
 {
     const tts_params *p = tts_params_get("TTS(20,28)");
@@ -283,6 +331,7 @@ int main(void)
     tcase_add_loop_test(tc, t_break_sets, 0, (int)(sizeof sets / sizeof sets[0]));
     tcase_add_loop_test(tc, t_break_wiedemann, 0, 2);
     tcase_add_test(tc, t_backends_agree);
+    tcase_add_test(tc, t_checkpoint);
     tcase_add_loop_test(tc, t_no_structure, 0, 2);
     tcase_add_test(tc, t_key_file);
     tcase_add_test(tc, t_break_extra);

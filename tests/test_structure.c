@@ -1,6 +1,6 @@
 /*
  * challenge/structure.c: the ranks of the polar forms measured on real keys
- * of the eight sets (against docs/SECURITY.md section 3 and the MinRank
+ * of the eight sets (against docs/SECURITY.md section 4 and the MinRank
  * exponent of the estimator), the toy key generator's central map against
  * the library's tables, and the toy MinRank attack, whose result is checked
  * against the toy key's secret (and must be refused against another key).

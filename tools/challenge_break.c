@@ -235,13 +235,10 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
 {
     uint8_t seed[32];
     char err[512];
-    if (a->seed) {
-        if (read_master(a->seed, seed) != ST_OK)
-            return ST_ERROR;
-    } else
-        randombytes_buf(seed, sizeof seed);
+    if (a->seed && read_master(a->seed, seed) != ST_OK)
+        return ST_ERROR;
     int tty = !a->quiet && isatty(STDERR_FILENO);
-    chal_break_opts o = {.seed = seed,
+    chal_break_opts o = {.seed = a->seed ? seed : NULL,
                          .threads = a->threads,
                          .progress = tty ? progress : NULL,
                          .checkpoint = a->checkpoint,
@@ -257,7 +254,7 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
         FILE *f = fileio_stream_open(a->json);
         if (!f)
             return fail("break: cannot open the report %s", a->json);
-        report_json(f, p, pk, seed, &rep, r, err);
+        report_json(f, p, pk, rep.seed, &rep, r, err);
         if (fileio_stream_close(f, a->force ? FILEIO_FORCE : 0, 0, e2, sizeof e2) != FILEIO_OK)
             return fail("%s", e2);
     }

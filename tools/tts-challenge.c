@@ -186,7 +186,7 @@ static int cmd_estimate(int argc, char **argv)
     else {
         printf("# log2 of GF(256) operations. break: the key-only attack that "
                "recovers an\n# equivalent key in polynomial time (measured: "
-               "docs/SECURITY.md section 2);\n# rectMR: Beullens' rectangular "
+               "docs/SECURITY.md section 1);\n# rectMR: Beullens' rectangular "
                "MinRank without the slice; direct: hybrid\n# XL/F4 (k guessed, "
                "n' left, D_reg); UOV-R, RBS: hybrid XL/F4, omega = 2;\n# "
                "MinRank, HighRank, UOV: the generic structural attacks. "
@@ -545,7 +545,7 @@ static int cmd_dreg(int argc, char **argv)
     return ST_OK;
 }
 
-/* ---- structure: the toy MinRank attack (docs/SECURITY.md section 3) ---- */
+/* ---- structure: the toy MinRank attack (docs/SECURITY.md section 4) ---- */
 
 static int cmd_structure(int argc, char **argv)
 {
