@@ -136,6 +136,20 @@ static unsigned radical(const brk *c, const uint8_t *F, uint8_t *out)
     return (unsigned)gfla_kernel(c->k, T, c->n, c->n, out, c->n);
 }
 
+/* F = the form at point pt (0..256) of the line through c1 and c2 in the
+ * span of cnt forms (n x n each): c1 + pt c2 for pt < 256, c2 for 256. */
+static void line_form(const brk *c, uint8_t *F, const uint8_t *forms, unsigned cnt,
+                      const uint8_t *c1, const uint8_t *c2, unsigned pt)
+{
+    const size_t nn = (size_t)c->n * c->n;
+    memset(F, 0, nn);
+    for (unsigned s = 0; s < cnt; s++) {
+        uint8_t co = pt < 256 ? c1[s] ^ gmul((uint8_t)pt, c2[s]) : c2[s];
+        if (co)
+            c->k->madd(F, forms + s * nn, co, nn);
+    }
+}
+
 static int fail_step(char *err, size_t errlen, const char *what)
 {
     chal_fail(err, errlen, "no TTS structure found: %s", what);
@@ -412,13 +426,8 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
         rnd(c, c1, a + 2);
         rnd(c, c2, a + 2);
         for (unsigned pt = 0; pt < 257 && !found; pt++) {
-            uint8_t co[MAXM], F[MAXN * MAXN], Rb[MAXN * MAXN];
-            for (unsigned s = 0; s < a + 2; s++)
-                co[s] = pt < 256 ? c1[s] ^ gmul((uint8_t)pt, c2[s]) : c2[s];
-            memset(F, 0, nn);
-            for (unsigned s = 0; s < a + 2; s++)
-                if (co[s])
-                    c->k->madd(F, LF + s * nn, co[s], nn);
+            uint8_t F[MAXN * MAXN], Rb[MAXN * MAXN];
+            line_form(c, F, LF, a + 2, c1, c2, pt);
             rep->line_points++;
             unsigned dr = radical(c, F, Rb);
             gfla_span ext = Ks;
@@ -477,13 +486,8 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
         rnd(c, c1, a + 1);
         rnd(c, c2, a + 1);
         for (unsigned pt = 0; pt < 257 && !found; pt++) {
-            uint8_t co[MAXM], F[MAXN * MAXN];
-            for (unsigned s = 0; s < a + 1; s++)
-                co[s] = pt < 256 ? c1[s] ^ gmul((uint8_t)pt, c2[s]) : c2[s];
-            memset(F, 0, nn);
-            for (unsigned s = 0; s < a + 1; s++)
-                if (co[s])
-                    c->k->madd(F, PF + s * nn, co[s], nn);
+            uint8_t F[MAXN * MAXN];
+            line_form(c, F, PF, a + 1, c1, c2, pt);
             rep->line_points++;
             unsigned d1 = radical(c, F, R1);
             if (d1 < n - 2 * (v - 1) || d1 >= n)
