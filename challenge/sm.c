@@ -171,6 +171,8 @@ typedef struct {
     pthread_t tid[64];
     const uint8_t *in;
     uint8_t *out;
+    const uint8_t *w;      /* the projection: each thread dots its part */
+    uint8_t partial[64];
     /* a round: the main thread bumps gen (under mu, broadcasting go); each
      * worker applies its part and counts itself into done (under mu,
      * signalling fin when the last). Waiters spin briefly first. */
@@ -182,18 +184,44 @@ typedef struct {
 
 #define SPINS 20000
 
+/* w . x over len bytes, by the backend's vmul into tmp. */
+static uint8_t dot(const tts_kernels *k, const uint8_t *w, const uint8_t *x, size_t len,
+                   uint8_t *tmp)
+{
+    k->vmul(tmp, w, x, len);
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t t;
+        memcpy(&t, tmp + i, 8);
+        acc ^= t;
+    }
+    uint8_t r = 0;
+    for (; i < len; i++)
+        r ^= tmp[i];
+    for (unsigned b = 0; b < 8; b++)
+        r ^= (uint8_t)(acc >> (8 * b));
+    return r;
+}
+
+
 #define CHUNK 32
 
-static void apply_range(op_t *op, size_t lo, size_t hi)
+/* Blocks lo..hi-1 of out = B in, and w . (those bytes of out) into
+ * partial[id]. */
+static void apply_range(op_t *op, unsigned id, size_t lo, size_t hi)
 {
-    uint8_t tmp[CHUNK * 64];
+    uint8_t tmp[CHUNK * 64], pr[CHUNK * 64], s = 0;
     for (size_t i = lo; i < hi; i += CHUNK) {
         size_t cnt = hi - i < CHUNK ? hi - i : CHUNK;
         op->k->blocksum(tmp, op->F, op->mo + i * op->per, op->in, op->xo + i * op->per,
                         cnt, op->per, op->cols);
         for (size_t t = 0; t < cnt; t++)
             memcpy(op->out + op->off[i + t], tmp + 64 * t, op->rows[i + t]);
+        size_t from = op->off[i], to = op->off[i + cnt - 1] + op->rows[i + cnt - 1];
+        s ^= dot(op->k, op->w + from, op->out + from, to - from, pr);
     }
+    op->partial[id] = s;
 }
 
 static void part(op_t *op, unsigned id, size_t *lo, size_t *hi)
@@ -226,7 +254,7 @@ static void *work(void *arg)
         seen = atomic_load(&op->gen);
         size_t lo, hi;
         part(op, w->id, &lo, &hi);
-        apply_range(op, lo, hi);
+        apply_range(op, w->id, lo, hi);
         pthread_mutex_lock(&op->mu);
         if (atomic_fetch_add(&op->done, 1) + 1 == op->nth - 1)
             pthread_cond_signal(&op->fin);
@@ -234,13 +262,14 @@ static void *work(void *arg)
     }
 }
 
-static void apply(op_t *op, uint8_t *out, const uint8_t *in)
+/* out = B in; returns w . out */
+static uint8_t apply(op_t *op, uint8_t *out, const uint8_t *in)
 {
     op->in = in;
     op->out = out;
     if (op->nth == 1) {
-        apply_range(op, 0, op->nI);
-        return;
+        apply_range(op, 0, 0, op->nI);
+        return op->partial[0];
     }
     pthread_mutex_lock(&op->mu);
     atomic_store(&op->done, 0);
@@ -249,7 +278,7 @@ static void apply(op_t *op, uint8_t *out, const uint8_t *in)
     pthread_mutex_unlock(&op->mu);
     size_t lo, hi;
     part(op, 0, &lo, &hi);
-    apply_range(op, lo, hi);
+    apply_range(op, 0, lo, hi);
     unsigned spins = 0;
     while (atomic_load_explicit(&op->done, memory_order_acquire) != op->nth - 1 &&
            ++spins < SPINS)
@@ -258,6 +287,10 @@ static void apply(op_t *op, uint8_t *out, const uint8_t *in)
     while (atomic_load(&op->done) != op->nth - 1)
         pthread_cond_wait(&op->fin, &op->mu);
     pthread_mutex_unlock(&op->mu);
+    uint8_t s = 0;
+    for (unsigned t = 0; t < op->nth; t++)
+        s ^= op->partial[t];
+    return s;
 }
 
 static void pool_stop(op_t *op)
@@ -268,26 +301,6 @@ static void pool_stop(op_t *op)
     pthread_mutex_unlock(&op->mu);
     for (unsigned t = 1; t < op->nth; t++)
         pthread_join(op->tid[t], NULL);
-}
-
-/* w . x over len bytes, by the backend's vmul into tmp. */
-static uint8_t dot(const tts_kernels *k, const uint8_t *w, const uint8_t *x, size_t len,
-                   uint8_t *tmp)
-{
-    k->vmul(tmp, w, x, len);
-    uint64_t acc = 0;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t t;
-        memcpy(&t, tmp + i, 8);
-        acc ^= t;
-    }
-    uint8_t r = 0;
-    for (; i < len; i++)
-        r ^= tmp[i];
-    for (unsigned b = 0; b < 8; b++)
-        r ^= (uint8_t)(acc >> (8 * b));
-    return r;
 }
 
 /* Berlekamp-Massey on s[0..len): the connection polynomial C (C[0] = 1,
@@ -522,14 +535,16 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
     }
     double last = now();
     unsigned every = env->checkpoint_seconds ? env->checkpoint_seconds : 60;
+    op->w = w;
+    uint8_t s_next = dot(k, w, cur, N, tmp);
     for (size_t t = t0; t < L; t++) {
-        seq[t] = dot(k, w, cur, N, tmp);
+        seq[t] = s_next;
         if (t < P)
             for (unsigned b = 0; b < NREC; b++)
                 memcpy(proj + t * pc + (size_t)b * cols, cur + rec[b] * cols, cols);
         if (t + 1 == L)
             break;
-        apply(op, nxt, cur);
+        s_next = apply(op, nxt, cur);
         st->matvecs++;
         uint8_t *sw = cur;
         cur = nxt;
