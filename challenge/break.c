@@ -238,51 +238,66 @@ static int layer1(brk *c, const uint8_t *PF, const uint8_t *R1, unsigned d1,
     return 1;
 }
 
-/* One attempt; CHAL_OK, CHAL_NO_STRUCTURE (this attempt found none), or
- * CHAL_ERROR. */
-static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
-                   chal_eqkey *key, chal_break_report *rep, char *err, size_t errlen)
-{
-    const unsigned m = c->m, n = c->n, v = c->v, a = c->a, b = c->b;
-    const size_t nn = (size_t)n * n;
-    uint8_t y[MAXN], U[MAXN * MAXN], W[MAXN * MAXN], T[MAXN * MAXN * 2];
-    uint8_t x[64], u[MAXN];
-    double t = now();
-    int ret = CHAL_NO_STRUCTURE;
-    uint8_t *LF = NULL, *A = NULL;
+/* What an attempt has found so far, step by step. */
+typedef struct {
+    const chal_break_opts *opt;
+    const uint8_t *run_id;
+    chal_eqkey *key;
+    uint8_t W[MAXN * MAXN];      /* 1: the slice, v - 1 vectors */
+    uint8_t u[MAXN];             /* 2: a vector of K */
+    uint8_t Lam[MAXM * MAXM];    /* 3: Lambda, a + 2 combinations */
+    uint8_t *LF;                 /*    their forms, then Lambda''s (heap) */
+    uint8_t Kb[MAXN * MAXN];     /*    K, b + 2 vectors */
+    gfla_span Ks;                /*    the same as a span */
+    gfla_span O3;                /* 4: layer 3's oil space */
+    uint8_t zmu[MAXN];           /* 5: the x_mu1 direction */
+    uint8_t Lp[MAXM * MAXM];     /*    Lambda', a + 1 combinations */
+    uint8_t L1[MAXM * MAXM];     /* 6: Lambda_1, a combinations */
+    gfla_span Op;                /*    O', K + x_mu1 first (kmu vectors) */
+    unsigned kmu;
+} state;
 
-    /* 1. the slice */
+typedef int step_fn(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen);
+
+/* 1. U_y for a random y, and a random (v - 1)-dimensional slice of it. */
+static int step_slice(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, v = c->v;
+    uint8_t y[MAXN], Y[MAXM * MAXN], U[MAXN * MAXN];
     rnd_nonzero(c, y, n);
     for (unsigned k = 0; k < m; k++)
-        gfla_matvec(T + (size_t)k * n, c->M + k * nn, y, n, n);
-    unsigned du = (unsigned)gfla_kernel(c->k, T, m, n, U, n);
-    rep->dim_uy = du;
-    if (du != v)
+        gfla_matvec(Y + (size_t)k * n, c->M + k * (size_t)n * n, y, n, n);
+    rep->dim_uy = (unsigned)gfla_kernel(c->k, Y, m, n, U, n);
+    if (rep->dim_uy != v)
         return fail_step(err, errlen, "U_y has an unexpected dimension");
-    {
-        gfla_span s;
-        gfla_span_init(&s, n);
-        while (s.dim < v - 1) {
-            uint8_t co[MAXN], w[MAXN];
-            rnd(c, co, v);
-            combine(w, U, co, v, n);
-            gfla_span_add(&s, w);
-        }
-        for (unsigned i = 0; i < v - 1; i++)
-            memcpy(W + (size_t)i * n, s.orig[i], n);
+    gfla_span sl;
+    gfla_span_init(&sl, n);
+    while (sl.dim < v - 1) {
+        uint8_t co[MAXN], w[MAXN];
+        rnd(c, co, v);
+        combine(w, U, co, v, n);
+        gfla_span_add(&sl, w);
     }
-    rep->seconds[0] += now() - t;
-    t = now();
+    for (unsigned i = 0; i < v - 1; i++)
+        memcpy(s->W + (size_t)i * n, sl.orig[i], n);
+    return CHAL_OK;
+}
 
-    /* 2. MinRank by Support Minors */
+/* 2. u in K on the slice: MinRank by Support Minors (sm.c). */
+static int step_minrank(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, b = c->b;
+    const size_t nn = (size_t)n * n;
+    const chal_break_opts *opt = s->opt;
     unsigned mf, rk, cols;
     size_t unk, eqs;
     chal_break_shape(c->p, &mf, &rk, &cols, &unk, &eqs);
     rep->sm_forms = mf;
     rep->sm_rank = rk;
     rep->sm_slice = cols;
-    A = malloc((size_t)mf * n * cols);
-    uint8_t *MW = malloc((size_t)m * cols * n), R[64 * MAXM];
+    /* A_l[j][i] = (G_l W_i)_j, G_l = sum_k R[l][k] M_k for a random R */
+    uint8_t *A = malloc((size_t)mf * n * cols), *MW = malloc((size_t)m * cols * n);
+    uint8_t R[64 * MAXM], x[64];
     if (!A || !MW) {
         free(A);
         free(MW);
@@ -290,15 +305,16 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
     }
     for (unsigned k = 0; k < m; k++)
         for (unsigned i = 0; i < cols; i++)
-            gfla_matvec(MW + ((size_t)k * cols + i) * n, c->M + k * nn, W + (size_t)i * n, n, n);
+            gfla_matvec(MW + ((size_t)k * cols + i) * n, c->M + k * nn, s->W + (size_t)i * n,
+                        n, n);
     rnd(c, R, (size_t)mf * m);
     for (unsigned l = 0; l < mf; l++)
         for (unsigned j = 0; j < n; j++)
             for (unsigned i = 0; i < cols; i++) {
-                uint8_t s = 0;
+                uint8_t acc = 0;
                 for (unsigned k = 0; k < m; k++)
-                    s ^= gmul(R[l * m + k], MW[((size_t)k * cols + i) * n + j]);
-                A[((size_t)l * n + j) * cols + i] = s;
+                    acc ^= gmul(R[l * m + k], MW[((size_t)k * cols + i) * n + j]);
+                A[((size_t)l * n + j) * cols + i] = acc;
             }
     free(MW);
     sm_system sys = {.n = n, .mf = mf, .d = mf - b, .cols = cols, .A = A};
@@ -311,13 +327,12 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
                   .progress_ctx = opt ? opt->progress_ctx : NULL,
                   .checkpoint = opt ? opt->checkpoint : NULL,
                   .checkpoint_seconds = opt ? opt->checkpoint_seconds : 0,
-                  .run_id = run_id,
+                  .run_id = s->run_id,
                   .seed = rep->seed,
                   .stop_after = opt ? opt->stop_after : 0};
     sm_stats st;
     int r = sm_solve(&sys, &env, x, &st, err, errlen);
     free(A);
-    A = NULL;
     rep->unknowns = st.unknowns;
     rep->equations = st.equations;
     rep->nonzeros = st.nonzeros;
@@ -325,262 +340,274 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
     rep->threads = st.threads;
     rep->matvecs += st.matvecs;
     rep->resumed |= st.resumed;
-    rep->seconds[1] += now() - t;
-    t = now();
     if (r < 0)
         return CHAL_ERROR;
     if (r == 0)
         return fail_step(err, errlen, "the MinRank system has no rank-one solution");
-    combine(u, W, x, cols, n);
+    combine(s->u, s->W, x, cols, n);
+    return CHAL_OK;
+}
 
-    /* 3. Lambda and K */
+/* 3. Lambda, the combinations whose forms send u to 0, and K, the common
+ * radical of their forms. */
+static int step_lambda_k(brk *c, state *s, chal_break_report *rep, char *err,
+                         size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, a = c->a, b = c->b;
+    const size_t nn = (size_t)n * n;
     uint8_t Nu[MAXN * MAXM], NuT[MAXM * MAXN];
-    for (unsigned k = 0; k < m; k++)
-        gfla_matvec(Nu + (size_t)k * n, c->M + k * nn, u, n, n);
     int ok = 1;
+    for (unsigned k = 0; k < m; k++)
+        gfla_matvec(Nu + (size_t)k * n, c->M + k * nn, s->u, n, n);
     rep->rank_u = (unsigned)gfla_rank(c->k, Nu, m, n, &ok);
+    if (!ok)
+        return chal_fail(err, errlen, "break: no memory");
     if (rep->rank_u != b)
         return fail_step(err, errlen, "the MinRank solution has the wrong rank");
     for (unsigned k = 0; k < m; k++)
         for (unsigned j = 0; j < n; j++)
             NuT[(size_t)j * m + k] = Nu[(size_t)k * n + j];
-    uint8_t Lam[MAXM * MAXM];
-    unsigned dl = (unsigned)gfla_kernel(c->k, NuT, n, m, Lam, m);
-    rep->dim_lambda = dl;
-    if (dl != a + 2)
+    rep->dim_lambda = (unsigned)gfla_kernel(c->k, NuT, n, m, s->Lam, m);
+    if (rep->dim_lambda != a + 2)
         return fail_step(err, errlen, "Lambda has the wrong dimension");
-    LF = malloc((size_t)(a + 2) * nn + (size_t)(a + 2) * nn + 1);
-    uint8_t *stack = malloc((size_t)(a + 2) * nn + 1);
-    if (!LF || !stack) {
-        free(LF);
+    s->LF = malloc(2 * (size_t)(a + 2) * nn);
+    uint8_t *stack = malloc((size_t)(a + 2) * nn);
+    if (!s->LF || !stack) {
         free(stack);
         return chal_fail(err, errlen, "break: no memory");
     }
-    for (unsigned s = 0; s < a + 2; s++)
-        form(c, LF + s * nn, Lam + (size_t)s * m);
-    memcpy(stack, LF, (size_t)(a + 2) * nn);
-    uint8_t Kb[MAXN * MAXN];
-    unsigned dk = (unsigned)gfla_kernel(c->k, stack, (size_t)(a + 2) * n, n, Kb, n);
+    for (unsigned i = 0; i < a + 2; i++)
+        form(c, s->LF + i * nn, s->Lam + (size_t)i * m);
+    memcpy(stack, s->LF, (size_t)(a + 2) * nn);
+    rep->dim_k = (unsigned)gfla_kernel(c->k, stack, (size_t)(a + 2) * n, n, s->Kb, n);
     free(stack);
-    rep->dim_k = dk;
-    if (dk != b + 2) {
-        ret = fail_step(err, errlen, "the common radical K has the wrong dimension");
-        goto out;
-    }
-    rep->seconds[2] += now() - t;
-    t = now();
+    if (rep->dim_k != b + 2)
+        return fail_step(err, errlen, "the common radical K has the wrong dimension");
+    gfla_span_init(&s->Ks, n);
+    for (unsigned i = 0; i < b + 2; i++)
+        gfla_span_add(&s->Ks, s->Kb + (size_t)i * n);
+    return CHAL_OK;
+}
 
-    /* 4. layer 3's oil space O inside K */
-    gfla_span O3;
-    gfla_span_init(&O3, n);
-    for (unsigned tries = 0; tries < 16 && O3.dim < b; tries++) {
+/* 4. Layer 3's oil space: restricted to K every form is bilinear between
+ * (x_0, x_mu2) and the layer-3 variables, so the kernels of random forms
+ * there lie in O and a few of them span it. */
+static int step_oil3(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, b = c->b, kd = b + 2;
+    const size_t nn = (size_t)n * n;
+    gfla_span_init(&s->O3, n);
+    for (unsigned tries = 0; tries < 16 && s->O3.dim < b; tries++) {
         uint8_t lam[MAXM], F[MAXN * MAXN], FK[MAXN], Rk[MAXN * MAXN], kb[MAXN * MAXN];
-        unsigned kd = b + 2;
         rnd(c, lam, m);
         form(c, F, lam);
-        for (unsigned s = 0; s < kd; s++) {
-            gfla_matvec(FK, F, Kb + (size_t)s * n, n, n);
+        for (unsigned i = 0; i < kd; i++) {
+            gfla_matvec(FK, F, s->Kb + (size_t)i * n, n, n);
             for (unsigned q = 0; q < kd; q++) {
                 uint8_t acc = 0;
-                for (unsigned i = 0; i < n; i++)
-                    acc ^= gmul(Kb[(size_t)q * n + i], FK[i]);
-                Rk[q * kd + s] = acc;
+                for (unsigned j = 0; j < n; j++)
+                    acc ^= gmul(s->Kb[(size_t)q * n + j], FK[j]);
+                Rk[q * kd + i] = acc;
             }
         }
         unsigned dd = (unsigned)gfla_kernel(c->k, Rk, kd, kd, kb, kd);
         for (unsigned e = 0; e < dd && e < kd; e++) {
             uint8_t o[MAXN];
-            combine(o, Kb, kb + (size_t)e * kd, kd, n);
-            gfla_span_add(&O3, o);
+            combine(o, s->Kb, kb + (size_t)e * kd, kd, n);
+            gfla_span_add(&s->O3, o);
         }
     }
-    rep->dim_o3 = O3.dim;
-    if (O3.dim != b) {
-        ret = fail_step(err, errlen, "no layer-3 oil space in K");
-        goto out;
-    }
+    rep->dim_o3 = s->O3.dim;
+    if (s->O3.dim != b)
+        return fail_step(err, errlen, "no layer-3 oil space in K");
+    /* O is isotropic for every form, squares included */
     for (unsigned k = 0; k < m; k++)
-        for (unsigned s = 0; s < b; s++) {
-            if (quad(c, k, O3.orig[s])) {
-                ret = fail_step(err, errlen, "the layer-3 oil space is not isotropic");
-                goto out;
-            }
-            for (unsigned q = s + 1; q < b; q++)
-                if (bil(c, c->M + k * nn, O3.orig[s], O3.orig[q])) {
-                    ret = fail_step(err, errlen, "the layer-3 oil space is not isotropic");
-                    goto out;
-                }
+        for (unsigned i = 0; i < b; i++) {
+            int bad = quad(c, k, s->O3.orig[i]) != 0;
+            for (unsigned q = i + 1; q < b && !bad; q++)
+                bad = bil(c, c->M + k * nn, s->O3.orig[i], s->O3.orig[q]) != 0;
+            if (bad)
+                return fail_step(err, errlen, "the layer-3 oil space is not isotropic");
         }
-    rep->seconds[3] += now() - t;
-    t = now();
+    return CHAL_OK;
+}
 
-    /* 5. Lambda' and x_mu1: a line of Lambda meets Lambda' once */
-    gfla_span Ks;
-    gfla_span_init(&Ks, n);
-    for (unsigned s = 0; s < b + 2; s++)
-        gfla_span_add(&Ks, Kb + (size_t)s * n);
-    uint8_t zmu[MAXN], Lp[MAXM * MAXM];
-    unsigned found = 0;
-    {
-        uint8_t c1[MAXM], c2[MAXM];
-        rnd(c, c1, a + 2);
-        rnd(c, c2, a + 2);
-        for (unsigned pt = 0; pt < 257 && !found; pt++) {
-            uint8_t F[MAXN * MAXN], Rb[MAXN * MAXN];
-            line_form(c, F, LF, a + 2, c1, c2, pt);
-            rep->line_points++;
-            unsigned dr = radical(c, F, Rb);
-            gfla_span ext = Ks;
-            uint8_t ex[2][MAXN];
-            unsigned ne = 0;
-            for (unsigned s = 0; s < dr && ne < 3; s++)
-                if (gfla_span_add(&ext, Rb + (size_t)s * n)) {
-                    if (ne < 2)
-                        memcpy(ex[ne], Rb + (size_t)s * n, n);
-                    ne++;
-                }
-            if (ne < 1 || ne > 2)
-                continue;
-            for (unsigned q = 0; q < (ne == 1 ? 1u : 257u) && !found; q++) {
-                uint8_t z[MAXN], Z[MAXN * MAXM];
-                for (unsigned i = 0; i < n; i++)
-                    z[i] = ne == 1 ? ex[0][i]
-                                   : (q < 256 ? ex[0][i] ^ gmul((uint8_t)q, ex[1][i]) : ex[1][i]);
-                for (unsigned s = 0; s < a + 2; s++) {
-                    uint8_t Fz[MAXN];
-                    gfla_matvec(Fz, LF + s * nn, z, n, n);
-                    for (unsigned j = 0; j < n; j++)
-                        Z[(size_t)j * (a + 2) + s] = Fz[j];
-                }
-                uint8_t kb[MAXM * MAXM];
-                unsigned dd = (unsigned)gfla_kernel(c->k, Z, n, a + 2, kb, a + 2);
-                if (dd != a + 1)
-                    continue;
-                memcpy(zmu, z, n);
-                for (unsigned s = 0; s < a + 1; s++)
-                    combine(Lp + (size_t)s * m, Lam, kb + (size_t)s * (a + 2), a + 2, m);
-                found = 1;
-            }
-        }
+/* z is x_mu1's direction if the forms of Lambda sending z to 0 make a
+ * hyperplane (Lambda'); then Lambda' into Lp. */
+static int is_mu1(brk *c, state *s, const uint8_t *z)
+{
+    const unsigned m = c->m, n = c->n, a = c->a;
+    uint8_t Z[MAXN * MAXM], kb[MAXM * MAXM];
+    for (unsigned i = 0; i < a + 2; i++) {
+        uint8_t Fz[MAXN];
+        gfla_matvec(Fz, s->LF + i * (size_t)n * n, z, n, n);
+        for (unsigned j = 0; j < n; j++)
+            Z[(size_t)j * (a + 2) + i] = Fz[j];
     }
-    if (!found) {
-        ret = fail_step(err, errlen, "no mu1 direction on the line of Lambda");
-        goto out;
-    }
-    rep->seconds[4] += now() - t;
-    t = now();
+    if (gfla_kernel(c->k, Z, n, a + 2, kb, a + 2) != a + 1)
+        return 0;
+    memcpy(s->zmu, z, n);
+    for (unsigned i = 0; i < a + 1; i++)
+        combine(s->Lp + (size_t)i * m, s->Lam, kb + (size_t)i * (a + 2), a + 2, m);
+    return 1;
+}
 
-    /* 6. Lambda_1 and O': a line of Lambda' meets Lambda_1 once, but other
-     * points of rank 2(v - 1) can lie on it too (the Pfaffian has other
-     * roots): each candidate is kept only if it leads to an O' of the
-     * right dimension, isotropic for the Lambda_1 it gives */
-    uint8_t *PF = LF + (size_t)(a + 2) * nn; /* forms of Lambda' */
-    for (unsigned s = 0; s < a + 1; s++)
-        form(c, PF + s * nn, Lp + (size_t)s * m);
-    uint8_t L1[MAXM * MAXM], L1c[MAXM * MAXM];
-    gfla_span Op;
-    unsigned kmu = 0;
-    found = 0;
-    {
-        uint8_t c1[MAXM], c2[MAXM], R1[MAXN * MAXN];
-        rnd(c, c1, a + 1);
-        rnd(c, c2, a + 1);
-        for (unsigned pt = 0; pt < 257 && !found; pt++) {
-            uint8_t F[MAXN * MAXN];
-            line_form(c, F, PF, a + 1, c1, c2, pt);
-            rep->line_points++;
-            unsigned d1 = radical(c, F, R1);
-            if (d1 < n - 2 * (v - 1) || d1 >= n)
-                continue;
-            int r6 = layer1(c, PF, R1, d1, &Ks, zmu, L1c, &Op, &kmu, rep);
-            if (r6 < 0) {
-                ret = chal_fail(err, errlen, "break: no memory");
-                goto out;
+/* 5. x_mu1 and Lambda' = layer 1 + mu1: a line of Lambda meets Lambda'
+ * once, at the form whose radical holds x_mu1 beyond K (one vector, or,
+ * when that form's rank drops by two, a plane to search). */
+static int step_mu1(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen)
+{
+    const unsigned n = c->n, a = c->a;
+    uint8_t c1[MAXM], c2[MAXM];
+    rnd(c, c1, a + 2);
+    rnd(c, c2, a + 2);
+    for (unsigned pt = 0; pt < 257; pt++) {
+        uint8_t F[MAXN * MAXN], Rb[MAXN * MAXN], ex[2][MAXN];
+        line_form(c, F, s->LF, a + 2, c1, c2, pt);
+        rep->line_points++;
+        unsigned dr = radical(c, F, Rb), ne = 0;
+        gfla_span ext = s->Ks;
+        for (unsigned i = 0; i < dr && ne < 3; i++)
+            if (gfla_span_add(&ext, Rb + (size_t)i * n)) {
+                if (ne < 2)
+                    memcpy(ex[ne], Rb + (size_t)i * n, n);
+                ne++;
             }
-            found = r6 == 1;
+        if (ne < 1 || ne > 2)
+            continue;
+        for (unsigned q = 0; q < (ne == 1 ? 1u : 257u); q++) {
+            uint8_t z[MAXN];
+            for (unsigned i = 0; i < n; i++)
+                z[i] = ne == 1 ? ex[0][i]
+                               : (q < 256 ? ex[0][i] ^ gmul((uint8_t)q, ex[1][i]) : ex[1][i]);
+            if (is_mu1(c, s, z))
+                return CHAL_OK;
         }
     }
-    if (!found) {
-        ret = fail_step(err, errlen, "no layer-1 form on the line of Lambda'");
-        goto out;
-    }
-    for (unsigned s = 0; s < a; s++)
-        combine(L1 + (size_t)s * m, Lp, L1c + (size_t)s * (a + 1), a + 1, m);
-    rep->seconds[5] += now() - t;
-    t = now();
+    return fail_step(err, errlen, "no mu1 direction on the line of Lambda");
+}
 
-    /* 7. the equivalent key: input blocks V, L, mu1, C, O as columns of B */
-    {
-        uint8_t cols_[MAXN][MAXN];
-        unsigned nc = 0;
-        gfla_span all = Op;
-        for (unsigned i = 0; i < n && nc < v - 1; i++) {
-            uint8_t e[MAXN] = {0};
-            e[i] = 1;
-            if (gfla_span_add(&all, e))
-                memcpy(cols_[nc++], e, n);
-        }
-        gfla_span km = Ks;
-        gfla_span_add(&km, zmu);
-        for (unsigned i = kmu; i < Op.dim; i++)
-            if (gfla_span_add(&km, Op.orig[i]))
-                memcpy(cols_[nc++], Op.orig[i], n);
-        memcpy(cols_[nc++], zmu, n);
-        gfla_span oc = O3;
-        for (unsigned s = 0; s < b + 2; s++)
-            if (gfla_span_add(&oc, Kb + (size_t)s * n))
-                memcpy(cols_[nc++], Kb + (size_t)s * n, n);
-        for (unsigned s = 0; s < b; s++)
-            memcpy(cols_[nc++], O3.orig[s], n);
-        if (nc != n) {
-            ret = fail_step(err, errlen, "the input blocks do not make a basis");
-            goto out;
-        }
-        key->p = c->p;
-        for (unsigned i = 0; i < n; i++)
-            for (unsigned j = 0; j < n; j++)
-                key->B[(size_t)i * n + j] = cols_[j][i];
-        /* equation groups: Lambda_1, Lambda' \ Lambda_1, Lambda \ Lambda', rest */
-        unsigned nr = 0;
-        gfla_span es;
-        gfla_span_init(&es, m);
-        for (unsigned s = 0; s < a; s++)
-            if (gfla_span_add(&es, L1 + (size_t)s * m))
-                memcpy(key->T + (size_t)nr++ * m, L1 + (size_t)s * m, m);
-        for (unsigned s = 0; s < a + 1 && nr < a + 1; s++)
-            if (gfla_span_add(&es, Lp + (size_t)s * m))
-                memcpy(key->T + (size_t)nr++ * m, Lp + (size_t)s * m, m);
-        for (unsigned s = 0; s < a + 2 && nr < a + 2; s++)
-            if (gfla_span_add(&es, Lam + (size_t)s * m))
-                memcpy(key->T + (size_t)nr++ * m, Lam + (size_t)s * m, m);
-        for (unsigned i = 0; i < m && nr < m; i++) {
-            uint8_t e[MAXM] = {0};
-            e[i] = 1;
-            if (gfla_span_add(&es, e))
-                memcpy(key->T + (size_t)nr++ * m, e, m);
-        }
-        if (nr != m) {
-            ret = fail_step(err, errlen, "the equation groups do not make a basis");
-            goto out;
+/* 6. Lambda_1 and O': a line of Lambda' meets Lambda_1 once, but other
+ * points of rank 2(v - 1) can lie on it too (the Pfaffian has other
+ * roots): each candidate is kept only if it leads to an O' of the right
+ * dimension, isotropic for the Lambda_1 it gives. */
+static int step_layer1(brk *c, state *s, chal_break_report *rep, char *err,
+                       size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, v = c->v, a = c->a;
+    const size_t nn = (size_t)n * n;
+    uint8_t *PF = s->LF + (size_t)(a + 2) * nn; /* forms of Lambda' */
+    uint8_t c1[MAXM], c2[MAXM], R1[MAXN * MAXN], L1c[MAXM * MAXM];
+    for (unsigned i = 0; i < a + 1; i++)
+        form(c, PF + i * nn, s->Lp + (size_t)i * m);
+    rnd(c, c1, a + 1);
+    rnd(c, c2, a + 1);
+    for (unsigned pt = 0; pt < 257; pt++) {
+        uint8_t F[MAXN * MAXN];
+        line_form(c, F, PF, a + 1, c1, c2, pt);
+        rep->line_points++;
+        unsigned d1 = radical(c, F, R1);
+        if (d1 < n - 2 * (v - 1) || d1 >= n)
+            continue;
+        int r = layer1(c, PF, R1, d1, &s->Ks, s->zmu, L1c, &s->Op, &s->kmu, rep);
+        if (r < 0)
+            return chal_fail(err, errlen, "break: no memory");
+        if (r == 1) {
+            for (unsigned i = 0; i < a; i++)
+                combine(s->L1 + (size_t)i * m, s->Lp, L1c + (size_t)i * (a + 1), a + 1, m);
+            return CHAL_OK;
         }
     }
-    /* checked by signing */
-    for (unsigned s = 0; s < 8; s++) {
+    return fail_step(err, errlen, "no layer-1 form on the line of Lambda'");
+}
+
+/* Append to rows (count *nr, len bytes each) the vectors of cand that are
+ * outside span, growing span: complements, block by block. */
+static void extend(gfla_span *span, uint8_t *rows, unsigned *nr, const uint8_t *cand,
+                   unsigned ncand, unsigned len, unsigned want)
+{
+    for (unsigned i = 0; i < ncand && *nr < want; i++)
+        if (gfla_span_add(span, cand + (size_t)i * len))
+            memcpy(rows + (size_t)(*nr)++ * len, cand + (size_t)i * len, len);
+}
+
+/* 7. The equivalent key, checked by signing eight random digests. */
+static int step_key(brk *c, state *s, chal_break_report *rep, char *err, size_t errlen)
+{
+    const unsigned m = c->m, n = c->n, v = c->v, a = c->a, b = c->b;
+    uint8_t cols[MAXN * MAXN], O[MAXN * MAXN], Op[MAXN * MAXN];
+    uint8_t unitn[MAXN * MAXN] = {0}, unitm[MAXM * MAXM] = {0};
+    unsigned nc = 0;
+    for (unsigned i = 0; i < n; i++)
+        unitn[(size_t)i * n + i] = 1;
+    for (unsigned i = 0; i < m; i++)
+        unitm[(size_t)i * m + i] = 1;
+    for (unsigned i = 0; i < s->Op.dim; i++)
+        memcpy(Op + (size_t)i * n, s->Op.orig[i], n);
+    for (unsigned i = 0; i < b; i++)
+        memcpy(O + (size_t)i * n, s->O3.orig[i], n);
+    /* input blocks V, L, mu1, C, O: each a complement in the next space */
+    gfla_span sp = s->Op;
+    extend(&sp, cols, &nc, unitn, n, n, v - 1);                    /* V */
+    sp = s->Ks;
+    gfla_span_add(&sp, s->zmu);
+    extend(&sp, cols, &nc, Op + (size_t)s->kmu * n, s->Op.dim - s->kmu, n, v - 1 + a); /* L */
+    memcpy(cols + (size_t)nc++ * n, s->zmu, n);                    /* mu1 */
+    sp = s->O3;
+    extend(&sp, cols, &nc, s->Kb, b + 2, n, v + a + 2);            /* C */
+    memcpy(cols + (size_t)nc * n, O, (size_t)b * n);               /* O */
+    nc += b;
+    if (nc != n)
+        return fail_step(err, errlen, "the input blocks do not make a basis");
+    chal_eqkey *key = s->key;
+    key->p = c->p;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++)
+            key->B[(size_t)i * n + j] = cols[(size_t)j * n + i];
+    /* equation groups: Lambda_1, Lambda' / Lambda_1, Lambda / Lambda', rest */
+    unsigned nr = 0;
+    gfla_span es;
+    gfla_span_init(&es, m);
+    extend(&es, key->T, &nr, s->L1, a, m, a);
+    extend(&es, key->T, &nr, s->Lp, a + 1, m, a + 1);
+    extend(&es, key->T, &nr, s->Lam, a + 2, m, a + 2);
+    extend(&es, key->T, &nr, unitm, m, m, m);
+    if (nr != m)
+        return fail_step(err, errlen, "the equation groups do not make a basis");
+    for (unsigned i = 0; i < 8; i++) {
         uint8_t h[MAXM], sig[MAXN];
-        char e2[128];
         rnd(c, h, m);
-        if (chal_eqkey_sign(key, sig, h, tts_stream_rng, &c->rng, e2, sizeof e2) != CHAL_OK ||
-            tts_verify_digest(c->p, sig, h, key->pk) != TTS_OK) {
-            ret = fail_step(err, errlen, "the recovered key does not sign");
-            goto out;
-        }
+        if (chal_eqkey_sign(key, sig, h, tts_stream_rng, &c->rng, NULL, 0) != CHAL_OK ||
+            tts_verify_digest(c->p, sig, h, key->pk) != TTS_OK)
+            return fail_step(err, errlen, "the recovered key does not sign");
         rep->sign_checks++;
     }
-    rep->seconds[6] += now() - t;
-    ret = CHAL_OK;
-out:
-    free(LF);
-    return ret;
+    return CHAL_OK;
+}
+
+static step_fn *const steps[CHAL_BREAK_STEPS] = {
+    step_slice, step_minrank, step_lambda_k, step_oil3, step_mu1, step_layer1, step_key};
+
+/* One attempt: every step in order; CHAL_OK, CHAL_NO_STRUCTURE (this
+ * attempt found none) or CHAL_ERROR. */
+static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
+                   chal_eqkey *key, chal_break_report *rep, char *err, size_t errlen)
+{
+    state *s = calloc(1, sizeof *s);
+    if (!s)
+        return chal_fail(err, errlen, "break: no memory");
+    s->opt = opt;
+    s->run_id = run_id;
+    s->key = key;
+    int r = CHAL_OK;
+    for (unsigned i = 0; i < CHAL_BREAK_STEPS && r == CHAL_OK; i++) {
+        double t = now();
+        r = steps[i](c, s, rep, err, errlen);
+        rep->seconds[i] += now() - t;
+    }
+    free(s->LF);
+    free(s);
+    return r;
 }
 
 int chal_break(const tts_params *p, const uint8_t *pk, const chal_break_opts *opt,
