@@ -150,6 +150,9 @@ static void line_form(const brk *c, uint8_t *F, const uint8_t *forms, unsigned c
     }
 }
 
+/* attempt(): no structure, and no other attempt can find one */
+#define NO_STRUCTURE_FINAL 2
+
 static int fail_step(char *err, size_t errlen, const char *what)
 {
     chal_fail(err, errlen, "no TTS structure found: %s", what);
@@ -342,6 +345,11 @@ static int step_minrank(brk *c, state *s, chal_break_report *rep, char *err, siz
     rep->resumed |= st.resumed;
     if (r < 0)
         return CHAL_ERROR;
+    if (r == 0 && st.no_kernel) {
+        /* every slice of a TTS key meets K: no other attempt can do better */
+        fail_step(err, errlen, "the MinRank system has no solution");
+        return NO_STRUCTURE_FINAL;
+    }
     if (r == 0)
         return fail_step(err, errlen, "the MinRank system has no rank-one solution");
     combine(s->u, s->W, x, cols, n);
@@ -664,9 +672,14 @@ int chal_break(const tts_params *p, const uint8_t *pk, const chal_break_opts *op
         rep->attempts = att + 1;
         ret = attempt(&c, opt, run, key, rep, err, errlen);
         tts_stream_wipe(&c.rng);
-        if (ret != CHAL_NO_STRUCTURE)
-            break;
+        if (ret == NO_STRUCTURE_FINAL)
+            ret = CHAL_NO_STRUCTURE;
+        else if (ret == CHAL_NO_STRUCTURE)
+            continue;
+        break;
     }
+    if (ret == CHAL_OK && err && errlen)
+        err[0] = 0; /* an earlier attempt's reason */
     rep->total_seconds = now() - t0;
     free(c.M);
     free(c.sq);

@@ -130,7 +130,7 @@ static int rank_one(const uint8_t *z, size_t nb, unsigned cols, uint8_t *x)
 
 static int solve_dense(const sm_system *s, const sm_env *env, size_t nI, size_t nS,
                        const unsigned *lof, const uint32_t *sof, uint8_t *x,
-                       char *err, size_t errlen)
+                       sm_stats *st, char *err, size_t errlen)
 {
     unsigned per = s->mf - s->d + 1, cols = s->cols;
     size_t N = nS * cols, rows = (size_t)s->n * nI;
@@ -150,6 +150,7 @@ static int solve_dense(const sm_system *s, const sm_env *env, size_t nI, size_t 
             }
         }
     size_t dim = gfla_kernel(env->k, M, rows, N, ker, 2);
+    st->no_kernel = dim == 0;
     int r = dim == 1 ? rank_one(ker, nS, cols, x) : 0;
     free(M);
     free(ker);
@@ -650,7 +651,7 @@ int sm_solve(const sm_system *s, const sm_env *env, uint8_t *x, sm_stats *st,
     st->solver = solver;
     st->threads = 1;
     int r = solver == CHAL_SOLVER_DENSE
-                ? solve_dense(s, env, nI, nS, lof, sof, x, err, errlen)
+                ? solve_dense(s, env, nI, nS, lof, sof, x, st, err, errlen)
                 : solve_wiedemann(s, env, nI, nS, lof, sof, x, st, err, errlen);
     free(lof);
     free(sof);

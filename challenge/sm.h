@@ -39,6 +39,7 @@ typedef struct {
 
 typedef struct {
     size_t unknowns, equations, nonzeros, matvecs;
+    int no_kernel;       /* dense: the system has none (no other slice can) */
     int solver;
     unsigned threads;
     int resumed;
