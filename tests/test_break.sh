@@ -102,4 +102,12 @@ run 2 "break with a wrong published key hash" "$TC" break ch --set tts-16-22 \
     --message 1 -o out3 --pk-sha256 "$(printf '%064d' 0)"
 run 2 "break of a secret key file" "$TC" break --pk k.sec --message m1 -o x.sig
 run 2 "forge without --key" "$TC" forge --message m1 -o x.sig
+cp k.pub k2.pub
+run 2 "break refuses to write its signature over the public key, even with --force" \
+    "$TC" break --pk k2.pub --message m1 -o k2.pub --force
+cmp -s k.pub k2.pub
+check $? "... which is unchanged"
+run 2 "forge refuses to write over its key" "$TC" forge --key k.eqk --message m1 -o k.eqk --force
+run 2 "break refuses one name for two outputs" "$TC" break --pk k.pub --message m1 \
+    -o same.out --key-out same.out
 tap_end

@@ -274,6 +274,24 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
     return ST_OK;
 }
 
+/* No output may be an input or another output (links followed). */
+static int distinct(const char *cmd, const brk_args *a)
+{
+    const char *in[] = {a->pk, a->msgfile, a->seed, a->key, a->checkpoint, a->dir};
+    const char *out[] = {a->out, a->keyout, a->json};
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+        if (!out[i])
+            continue;
+        for (size_t j = 0; j < sizeof in / sizeof in[0]; j++)
+            if (in[j] && (fileio_same_file(out[i], in[j]) || strcmp(out[i], in[j]) == 0))
+                return fail("%s: the output %s is an input", cmd, out[i]);
+        for (size_t j = i + 1; j < sizeof out / sizeof out[0]; j++)
+            if (out[j] && (fileio_same_file(out[i], out[j]) || strcmp(out[i], out[j]) == 0))
+                return fail("%s: %s is named for two outputs", cmd, out[i]);
+    }
+    return ST_OK;
+}
+
 /* Outputs checked before the work: nothing is lost to a refusal at the end. */
 static int check_out(const char *path, int force)
 {
@@ -318,7 +336,8 @@ static int parse_pin(const char *cmd, const char *arg, uint8_t pin[32])
 int cmd_break(int argc, char **argv)
 {
     brk_args a;
-    if (parse("break", argc, argv, &a) != ST_OK || messages("break", &a, a.pk != NULL) != ST_OK)
+    if (parse("break", argc, argv, &a) != ST_OK || messages("break", &a, a.pk != NULL) != ST_OK ||
+        distinct("break", &a) != ST_OK)
         return ST_ERROR;
     chal_eqkey *k = malloc(sizeof *k);
     if (!k)
@@ -395,7 +414,8 @@ int cmd_break(int argc, char **argv)
 int cmd_forge(int argc, char **argv)
 {
     brk_args a;
-    if (parse("forge", argc, argv, &a) != ST_OK || messages("forge", &a, a.dir == NULL) != ST_OK)
+    if (parse("forge", argc, argv, &a) != ST_OK || messages("forge", &a, a.dir == NULL) != ST_OK ||
+        distinct("forge", &a) != ST_OK)
         return ST_ERROR;
     if (!a.key)
         return fail("forge: usage: forge --key FILE (--message FILE | --digest HEX) -o SIG, "
