@@ -195,6 +195,14 @@ run 2 "toy with a solver that prints nonsense: refused" env \
     --vars 8 --fix-seed $FS --json fake.json
 grep -q 'not understood' err && ! grep -q 'solution after' err
 check $? "... saying so, without a \"solution after\" line before it"
+# a size that times out is reported with the time it took (as in the CSV)
+printf '#!/bin/sh\nexec sleep 30\n' >slowsing && chmod 755 slowsing
+run 0 "calibrate with a solver that never answers: stops at its 2 s budget" \
+    env TTS_SINGULAR=$dir/slowsing "$TC" calibrate --max-seconds 2 \
+    --json slow.json --csv slow.csv
+grep -q 'timed out after [1-9][0-9.]* s' err && ! grep -q 'timed out, 0.00 s' err &&
+    [ "$(sed -n 2p slow.csv | cut -d, -f6)" = timeout ]
+check $? "... its progress line gives the seconds the CSV gives, not 0.00"
 
 # --- a signal leaves nothing running and nothing behind ---------------------
 # (the signal as the tool first polls the solver's output: Singular runs)
