@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fileio.h"
 #include "harness.h"
 
 const size_t file_sizes[8] = {1u << 10, 10u << 10, 50u << 10, 100u << 10,
@@ -28,40 +29,17 @@ void size_label(char *buf, size_t len, size_t bytes)
         snprintf(buf, len, "%zu B", bytes);
 }
 
-/* The temporary input folder. It is removed on every exit path, also on
- * SIGINT, SIGTERM and SIGHUP: the handler calls only unlink and rmdir
- * (async-signal-safe) on paths written before the count that exposes them
- * to it is raised. */
+/* The temporary input folder, under the tools' signal rule
+ * (tools/fileio.h): removed on every exit path, also on SIGINT, SIGTERM and
+ * SIGHUP. */
 static char tmp_dir[4096];
 static char tmp_file[MAX_FILES][4096 + 32];
-static volatile sig_atomic_t tmp_nfiles;
 
 static void tmp_remove(void)
 {
-    for (sig_atomic_t i = 0; i < tmp_nfiles; i++)
-        unlink(tmp_file[i]);
-    tmp_nfiles = 0;
     if (tmp_dir[0])
-        rmdir(tmp_dir);
+        fileio_temp_done(tmp_dir, 1);
     tmp_dir[0] = '\0';
-}
-
-static void on_signal(int sig)
-{
-    tmp_remove();
-    raise(sig); /* SA_RESETHAND: now the default action */
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
 }
 
 /* The inputs: file i is the ChaCha20 keystream (libsodium
@@ -70,17 +48,10 @@ static void catch_signals(void)
  * incompressible, so anyone can recreate it. */
 static int make_inputs(const file_list *fl, uint8_t *buf)
 {
-    const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    if ((size_t)snprintf(tmp_dir, sizeof tmp_dir, "%s/tts-bench-XXXXXX", base) >= sizeof tmp_dir) {
+    char err[512];
+    if (fileio_temp_dir(tmp_dir, sizeof tmp_dir, "tts-bench", 0, err, sizeof err) != FILEIO_OK) {
         tmp_dir[0] = '\0';
-        fprintf(stderr, "tts-bench: TMPDIR too long\n");
-        return -1;
-    }
-    if (!mkdtemp(tmp_dir)) {
-        fprintf(stderr, "tts-bench: mkdtemp %s: %s\n", tmp_dir, strerror(errno));
-        tmp_dir[0] = '\0';
+        fprintf(stderr, "tts-bench: %s\n", err);
         return -1;
     }
     static const uint8_t key[crypto_stream_chacha20_KEYBYTES];
@@ -89,7 +60,6 @@ static int make_inputs(const file_list *fl, uint8_t *buf)
         for (size_t b = 0; b < sizeof nonce && b < sizeof(size_t); b++)
             nonce[b] = (uint8_t)(fl->sizes[i] >> (8 * b));
         snprintf(tmp_file[i], sizeof tmp_file[i], "%s/input-%zu", tmp_dir, fl->sizes[i]);
-        tmp_nfiles = (sig_atomic_t)(i + 1);
         crypto_stream_chacha20(buf, fl->sizes[i], nonce, key);
         FILE *f = fopen(tmp_file[i], "wb");
         if (!f || fwrite(buf, 1, fl->sizes[i], f) != fl->sizes[i] || fclose(f) != 0) {
@@ -274,7 +244,6 @@ int cmd_files(size_t runs, int quick, outputs *o, const char *autob)
     for (size_t i = 0; i < fl.nsizes; i++)
         maxlen = fl.sizes[i] > maxlen ? fl.sizes[i] : maxlen;
     uint8_t *buf = malloc(maxlen);
-    catch_signals();
     int rc = !buf || make_inputs(&fl, buf) || run_files(&fl, buf);
     tmp_remove();
     free(buf);

@@ -247,6 +247,7 @@ void print_env(const env *e, size_t runs, const char *per);
 typedef struct {
     const char *json, *csv, *plot; /* NULL: not asked for */
     FILE *jf, *cf;
+    int force; /* --force: existing reports and charts may be replaced */
 } outputs;
 
 int outputs_open(outputs *o);

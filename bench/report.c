@@ -223,11 +223,13 @@ void json_files_results(FILE *f, const file_list *fl)
 
 /* Reports and charts are collected in memory and written whole at the
  * end, under the tools' file rules (tools/fileio.h). */
+static unsigned out_flags; /* FILEIO_FORCE with --force */
+
 static int report_close(FILE *f, const char *path)
 {
     char err[512];
     (void)path;
-    if (fileio_stream_close(f, FILEIO_FORCE, 0, err, sizeof err) != FILEIO_OK) {
+    if (fileio_stream_close(f, out_flags, 0, err, sizeof err) != FILEIO_OK) {
         fprintf(stderr, "tts-bench: writing %s\n", err);
         return -1;
     }
@@ -381,36 +383,38 @@ static int plot_close(FILE *f, const char *dir, const char *name)
     return report_close(f, path);
 }
 
-/* Runs `gnuplot script` in dir. A missing gnuplot is not fatal to the
+/* Runs `gnuplot script` on the script and its data (already written to
+ * dir) in a temporary folder; the charts it makes are written to dir by
+ * the file rules (tools/fileio.h). A missing gnuplot is not fatal to the
  * measurement (stdout and the reports are complete), but the charts asked
  * for are missing, so the caller exits 1. */
-static int run_gnuplot(const char *dir, const char *script)
+static int run_gnuplot(const char *dir, const char *script, const char *data)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("tts-bench: fork");
-        return -1;
+    const char *name[2] = {script, data};
+    uint8_t *b[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    char path[4200], err[1024];
+    int rc = FILEIO_OK;
+    for (int i = 0; i < 2 && rc == FILEIO_OK; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+        rc = fileio_read(path, (size_t)1 << 26, 0, &b[i], &len[i], NULL, err, sizeof err);
     }
-    if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(errno == ENOENT ? 127 : 126);
+    if (rc == FILEIO_OK) {
+        fileio_out in[2] = {{script, b[0], len[0], 0}, {data, b[1], len[1], 0}};
+        char *argv[] = {"gnuplot", (char *)script, NULL};
+        rc = fileio_run_in(argv, in, 2, dir, out_flags, err, sizeof err);
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    fileio_free(b[0], len[0]);
+    fileio_free(b[1], len[1]);
+    if (rc == FILEIO_OK)
         return 0;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+    if (rc == FILEIO_NOPROG)
         fprintf(stderr,
                 "tts-bench: gnuplot not found on PATH: no charts. %s/%s and its data are "
                 "written; install gnuplot (Debian: gnuplot-nox) and run `gnuplot %s` in %s\n",
                 dir, script, script, dir);
     else
-        fprintf(stderr, "tts-bench: gnuplot failed on %s/%s: no charts\n", dir, script);
+        fprintf(stderr, "tts-bench: charts of %s/%s: %s\n", dir, script, err);
     return -1;
 }
 
@@ -457,7 +461,7 @@ int plot_bars(const char *dir, const char *name, const scheme_list *l, const env
             name, dat);
     if (plot_close(f, dir, gp))
         return -1;
-    return run_gnuplot(dir, gp);
+    return run_gnuplot(dir, gp, dat);
 }
 
 /* Time against file size, log-log: per scheme hash, private-key
@@ -533,7 +537,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
     fprintf(f, "\n  set output\n}\n");
     if (plot_close(f, dir, "files.gp"))
         return -1;
-    return run_gnuplot(dir, "files.gp");
+    return run_gnuplot(dir, "files.gp", "files.dat");
 }
 
 /* --plot DIR: made before the run, so a bad DIR fails in a second, not
@@ -553,9 +557,12 @@ int outputs_open(outputs *o)
 {
     /* the paths are checked now, the files written at the end */
     char err[512];
-    if ((o->json && fileio_check_output(o->json, FILEIO_FORCE, err, sizeof err)) ||
-        (o->csv && fileio_check_output(o->csv, FILEIO_FORCE, err, sizeof err))) {
-        fprintf(stderr, "tts-bench: %s\n", err);
+    out_flags = o->force ? FILEIO_FORCE : 0;
+    int rc = FILEIO_OK;
+    if ((o->json && (rc = fileio_claim_output(o->json, out_flags, err, sizeof err))) ||
+        (o->csv && (rc = fileio_claim_output(o->csv, out_flags, err, sizeof err)))) {
+        fprintf(stderr, "tts-bench: %s%s\n", err, rc == FILEIO_EXISTS ? "; use --force to "
+                "replace it" : "");
         return -1;
     }
     if ((o->json && !(o->jf = fileio_stream_open(o->json))) ||

@@ -45,7 +45,7 @@ int chal_dir_open(chal_dir *d, const char *path, char *err, size_t errlen)
     struct stat st;
 
     d->fd = -1;
-    snprintf(d->path, sizeof d->path, "%s", path);
+    fileio_shown(d->path, sizeof d->path, path); /* for messages only */
     if (stat(path, &st) != 0)
         return say(err, errlen, "%s: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode))
@@ -64,8 +64,10 @@ int chal_dir_sub(chal_dir *sub, const chal_dir *top, const char *name,
     int pl = snprintf(sub->path, sizeof sub->path, "%s/%s", top->path, name);
     if (pl < 0 || (size_t)pl >= sizeof sub->path)
         return say(err, errlen, "%s: path too long", top->path);
+    char nm[256];
     if (!chal_plain_name(name))
-        return say(err, errlen, "'%s' is not a plain folder name", name);
+        return say(err, errlen, "'%s' is not a plain folder name",
+                   fileio_shown(nm, sizeof nm, name));
     if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return say(err, errlen, "%s: %s", sub->path,
                    errno == ENOENT ? "missing" : strerror(errno));
@@ -98,9 +100,10 @@ int chal_dir_read(const chal_dir *d, const char *name, size_t cap,
 
     *buf = NULL;
     *len = 0;
+    char nm[256];
     if (!chal_plain_name(name))
         return say(err, errlen, "%s: '%.60s' is not a plain file name inside "
-                   "the folder", d->path, name);
+                   "the folder", d->path, fileio_shown(nm, sizeof nm, name));
     if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return say(err, errlen, "%s/%s: %s", d->path, name,
                    errno == ENOENT ? "missing" : strerror(errno));
@@ -118,6 +121,9 @@ int chal_dir_read(const chal_dir *d, const char *name, size_t cap,
         (void)close(fd);
         return say(err, errlen, "%s/%s: not a regular file", d->path, name);
     }
+    char shown[4096];
+    snprintf(shown, sizeof shown, "%.2000s/%.255s", d->path, name);
+    fileio_note_input_fd(fd, shown);
     if ((unsigned long long)st.st_size > cap) {
         (void)close(fd);
         return say(err, errlen, "%s/%s: too large (%lld bytes, at most %zu)",

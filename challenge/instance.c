@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,9 +397,22 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
     int tl = snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", cout);
     if (tl < 0 || (size_t)tl >= sizeof tmp - 64)
         return say(err, errlen, "%s: path too long", out);
-    if (!mkdtemp(tmp))
+    /* listed for the signal handler of tools/fileio.h at once: an
+     * interrupted run leaves no partial folder */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    if (!mkdtemp(tmp)) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return say(err, errlen, "%s: cannot create a folder beside it: %s",
                    out, strerror(errno));
+    }
+    int listed = fileio_temp_add(tmp, 0) == FILEIO_OK;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (!listed) {
+        (void)rmdir(tmp);
+        return say(err, errlen, "internal error: too many temporaries");
+    }
     mode_t um = umask(022);
     umask(um);
     (void)chmod(tmp, 0777 & ~um); /* mkdtemp made it 0700 */
@@ -427,19 +441,34 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
     if (w != FILEIO_OK)
         goto out;
     if (secret_out) {
+        /* until the folder is in place, a signal removes the seed too */
+        (void)fileio_temp_add(secret_out, FILEIO_SECRET);
         if (fileio_write(secret_out, master, CHAL_MASTER_BYTES, FILEIO_SECRET,
-                         err, errlen) != FILEIO_OK)
+                         err, errlen) != FILEIO_OK) {
+            fileio_temp_done(secret_out, 0);
             goto out;
+        }
         secret_written = 1;
     }
+    /* the folder in place and both taken off the list at once: a signal
+     * now waits, and leaves the published folder and its seed whole */
+    sigprocmask(SIG_BLOCK, &all, &old);
     if (rename(tmp, cout) != 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         say(err, errlen, "%s: %s", out, strerror(errno));
         goto out;
     }
+    fileio_temp_done(tmp, 0);
+    if (secret_written)
+        fileio_temp_done(secret_out, 0);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return CHAL_OK;
 out:
     remove_tree(tmp, mask);
-    if (secret_written)
+    fileio_temp_done(tmp, 0);
+    if (secret_written) {
+        fileio_temp_done(secret_out, 0);
         (void)unlink(secret_out);
+    }
     return CHAL_ERROR;
 }

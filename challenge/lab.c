@@ -4,7 +4,7 @@
  * mapped back and checked, the highest degree the solver reached read from
  * its own protocol output.
  */
-#define _GNU_SOURCE /* mkstemps */
+#define _GNU_SOURCE
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "challenge.h"
+#include "fileio.h"
 
 #define say chal_fail
 #define SOLVER_OUTPUT_CAP ((size_t)64 << 20)
@@ -125,7 +126,18 @@ static int run_captured(char *const argv[], double timeout, char **out,
         return say(err, errlen, "cannot start the solver: %s",
                    strerror(errno));
     }
+    /* the solver in its own process group, listed for the signal handler
+     * of tools/fileio.h: an interrupted run kills it too */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
+    if (pid > 0) {
+        setpgid(pid, pid);
+        fileio_child_add(pid);
+    }
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         free(buf);
         close(fds[0]);
@@ -134,6 +146,11 @@ static int run_captured(char *const argv[], double timeout, char **out,
                    strerror(errno));
     }
     if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         int null = open("/dev/null", O_RDONLY);
         if (null >= 0)
             dup2(null, STDIN_FILENO);
@@ -141,7 +158,6 @@ static int run_captured(char *const argv[], double timeout, char **out,
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
         close(fds[1]);
-        setpgid(0, 0);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -191,6 +207,7 @@ static int run_captured(char *const argv[], double timeout, char **out,
     close(fds[0]);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
         ;
+    fileio_child_done(pid);
     buf[len] = '\0';
     *out = buf;
     *outlen = len;
@@ -301,25 +318,31 @@ int chal_solve_singular(const chal_system *s, double timeout,
         return say(err, errlen, "Singular not found: install it (Debian: "
                    "apt-get install singular), or name it with "
                    "TTS_SINGULAR=PATH");
-    const char *tmp = getenv("TMPDIR");
-    char tpath[4096];
-    snprintf(tpath, sizeof tpath, "%s/tts-lab-XXXXXX.sing",
-             tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemps(tpath, 5);
-    if (fd < 0)
+    /* the script in a temporary folder of tools/fileio.h: under $TMPDIR
+     * as an absolute path (a TMPDIR beginning with '-' is not read as an
+     * option by the solver), removed on every exit and on a signal */
+    char tdir[4096], tpath[4200];
+    if (fileio_temp_dir(tdir, sizeof tdir, "tts-lab", 0, err, errlen) !=
+        FILEIO_OK)
+        return CHAL_ERROR;
+    snprintf(tpath, sizeof tpath, "%s/system.sing", tdir);
+    int fd = open(tpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fileio_temp_done(tdir, 1);
         return say(err, errlen, "%s: cannot create the solver's script: %s",
                    tpath, strerror(errno));
+    }
     FILE *f = fdopen(fd, "w");
     if (!f) {
         close(fd);
-        unlink(tpath);
+        fileio_temp_done(tdir, 1);
         return say(err, errlen, "cannot write the solver's script");
     }
     chal_export_info none = {0};
     chal_export_write(f, s, CHAL_FMT_SINGULAR, &none);
     fputs(solve_script, f);
     if (fclose(f) != 0) {
-        unlink(tpath);
+        fileio_temp_done(tdir, 1);
         return say(err, errlen, "%s: write error", tpath);
     }
     char *argv[] = {(char *)exe, "-q", "-t", "--no-rc", "--no-shell",
@@ -328,11 +351,14 @@ int chal_solve_singular(const chal_system *s, double timeout,
     int to = run_captured(argv, timeout, &out, &outlen, &status, err,
                           errlen);
     r->seconds = now_seconds() - t0;
-    unlink(tpath);
+    fileio_temp_done(tdir, 1);
     if (to < 0)
         return CHAL_ERROR;
     if (to == 1) {
         r->status = CHAL_SOLVE_TIMEOUT;
+        const char *v = strstr(out, "tts-lab: version ");
+        if (v) /* 0 when the solver said nothing before it was stopped */
+            r->solver_version = (unsigned)strtoul(v + 17, NULL, 10);
         const char *g = strstr(out, "tts-lab: groebner ms ");
         r->max_degree = protocol_degree(out, g ? g : out + outlen);
         rc = CHAL_OK;
@@ -403,12 +429,16 @@ int chal_toy_run(const chal_toy_opts *o, chal_toy_result *r, FILE *progress,
         if (sr.max_degree > r->max_degree)
             r->max_degree = sr.max_degree;
         r->status = sr.status;
-        if (progress)
+        /* a line only for a try the solver finished or ran out of time
+         * on: a failed run is reported by its error alone */
+        if (progress && rc == CHAL_OK && sr.status == CHAL_SOLVE_TIMEOUT)
+            fprintf(progress, "  try %u: timed out after %.2f s (degree %u "
+                    "reached)\n", attempt + 1, sr.seconds, sr.max_degree);
+        else if (progress && rc == CHAL_OK)
             fprintf(progress, "  try %u: %s after %.2f s (Groebner basis "
                     "%.2f s, degree %u)\n", attempt + 1,
-                    sr.status == CHAL_SOLVE_FOUND ? "solution" :
-                    sr.status == CHAL_SOLVE_NONE ? "no solution" :
-                    "timed out", sr.seconds, sr.gb_seconds, sr.max_degree);
+                    sr.status == CHAL_SOLVE_FOUND ? "solution" : "no solution",
+                    sr.seconds, sr.gb_seconds, sr.max_degree);
         if (rc != CHAL_OK || sr.status != CHAL_SOLVE_NONE) {
             if (rc == CHAL_OK && sr.status == CHAL_SOLVE_FOUND) {
                 for (unsigned i = 0; i < n; i++)
@@ -624,10 +654,13 @@ int chal_calibrate(chal_calibration *c, const tts_params *p,
         q->fitted = r.status == CHAL_SOLVE_FOUND &&
                     q->gb_seconds >= CHAL_CALIB_MIN_SECONDS;
         c->npoints = i + 1;
-        if (progress)
-            fprintf(progress, "%s, %.2f s, degree %u\n",
-                    r.status == CHAL_SOLVE_FOUND ? "solved" : "timed out",
-                    q->gb_seconds, q->max_degree);
+        if (progress && r.status == CHAL_SOLVE_FOUND)
+            fprintf(progress, "solved, %.2f s (Groebner basis %.2f s), "
+                    "degree %u\n", q->seconds, q->gb_seconds, q->max_degree);
+        else if (progress)
+            fprintf(progress, "%s after %.2f s, degree %u reached\n",
+                    r.status == CHAL_SOLVE_TIMEOUT ? "timed out" :
+                    "no solution", q->seconds, q->max_degree);
         if (r.status == CHAL_SOLVE_TIMEOUT) {
             c->stopped = "a size timed out";
             break;

@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "challenge.h"
+#include "fileio.h"
 #include "json.h"
 
 #define CHALLENGE_NAME   "libtts TTS Challenge"
@@ -250,8 +251,10 @@ int chal_manifest_parse(const char *text, size_t len, chal_manifest *m,
         mm->index = i + 1;
         file = json_get(c, "file")->str;
         if (!chal_plain_name(file) || strlen(file) >= sizeof mm->file) {
+            char nm[256];
             say(err, errlen, "manifest: message %u: file \"%.60s\" is not a "
-                "plain file name inside the folder", i + 1, file);
+                "plain file name inside the folder", i + 1,
+                fileio_shown(nm, sizeof nm, file));
             goto out;
         }
         memcpy(mm->file, file, strlen(file) + 1);

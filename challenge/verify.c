@@ -14,6 +14,7 @@
 #include <sodium.h>
 
 #include "challenge.h"
+#include "fileio.h"
 #include "ttsfile.h"
 
 #define say chal_fail
@@ -110,6 +111,17 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
     if (chal_dir_read(&sub, cm->file, CHAL_MAX_FILE_BYTES, &msg, &msglen, err,
                       errlen) != CHAL_OK)
         goto out;
+    /* the text of message I is fixed by the set, I, K and the date: a
+     * folder that puts another message's text (with its digest and
+     * manifest entry) in slot I is caught here, not trusted */
+    char want[512];
+    int wl = chal_message_text(want, sizeof want, p, idx, man.nmessages,
+                               man.issued);
+    if (wl < 0 || (size_t)wl != msglen || memcmp(want, msg, msglen) != 0) {
+        say(err, errlen, "%s/%s: not the text of challenge message %u of %u "
+            "issued %s", sub.path, cm->file, idx, man.nmessages, man.issued);
+        goto out;
+    }
     if (tts_digest(p, t->digest, msg, msglen) != TTS_OK) {
         say(err, errlen, "internal error: digest");
         goto out;
@@ -205,8 +217,9 @@ static unsigned compare_instance(const chal_dir *d, const chal_instance *inst,
         while (i < inst->nfiles && strcmp(inst->files[i].name, e->d_name))
             i++;
         if (i == inst->nfiles) {
+            char nm[1100];
             fprintf(report, "  %s/%.200s: not part of the challenge\n",
-                    d->path, e->d_name);
+                    d->path, fileio_shown(nm, sizeof nm, e->d_name));
             bad++;
         }
     }
@@ -235,7 +248,7 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
     free(text);
     if (rc != CHAL_OK) {
         chal_dir_close(&top);
-        return say(err, errlen, "%s/%s", dir, why);
+        return say(err, errlen, "%s/%s", top.path, why);
     }
     /* the index itself, recomputed */
     size_t ilen;
@@ -293,7 +306,7 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
                           why, sizeof why) == CHAL_OK) {
             if (bl != ilen || memcmp(b, index, ilen) != 0) {
                 fprintf(report, "%s/%s: differs from the recomputation\n",
-                        dir, CHAL_INDEX_NAME);
+                        top.path, CHAL_INDEX_NAME);
                 top_bad++;
             }
             free(b);
@@ -311,8 +324,9 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
                 while (p && tts_params_at(j) != p)
                     j++;
                 if (!p || !(mask & (1u << j))) {
+                    char nm[1100];
                     fprintf(report, "%s/%.200s: not part of the challenge\n",
-                            dir, e->d_name);
+                            top.path, fileio_shown(nm, sizeof nm, e->d_name));
                     top_bad++;
                 }
             }

@@ -39,7 +39,7 @@ extern "C" {
 
 /* Return codes. */
 #define TTS_OK        0
-#define TTS_EINVAL   (-1) /* NULL pointer, unknown name, bad length */
+#define TTS_EINVAL   (-1) /* NULL pointer, foreign handle, bad length */
 #define TTS_EBADSIG  (-2) /* verification failed */
 #define TTS_EKEY     (-3) /* malformed key */
 #define TTS_ERETRY   (-4) /* no signature after TTS_MAX_ATTEMPTS attempts */
@@ -57,7 +57,12 @@ extern "C" {
 #define TTS_MAX_SK_BYTES  4414
 #define TTS_MAX_SIG_BYTES 50
 
-typedef struct tts_params tts_params; /* opaque; lives in a static table */
+/* Opaque; lives in a static table. A handle is only ever one that
+ * tts_params_at or tts_params_get returned: every function checks it
+ * against the table, and any other pointer (a copy, a zeroed block) is
+ * refused like NULL (TTS_EINVAL, -1 in the NIST API, 0 or NULL from the
+ * size and name functions), so verification never passes by misuse. */
+typedef struct tts_params tts_params;
 
 /* The parameter table: tts_params_at(i) for i < tts_params_count(), in the
  * order of docs/SPEC.md section 2; NULL past the end. */
@@ -74,7 +79,7 @@ TTS_API size_t tts_sig_bytes(const tts_params *p);
 TTS_API size_t tts_digest_bytes(const tts_params *p); /* m */
 
 /* Shape of the central map: m, n, v, a, b and C (central coefficients).
- * Returns 0 for a NULL p. */
+ * Returns 0 for a NULL or foreign p. */
 TTS_API unsigned tts_params_m(const tts_params *p);
 TTS_API unsigned tts_params_n(const tts_params *p);
 TTS_API unsigned tts_params_v(const tts_params *p);

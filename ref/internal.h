@@ -184,6 +184,10 @@ int tts_invert(const tts_kernels *k, uint8_t *inv, const uint8_t *M, unsigned di
 /* The system generator (libsodium randombytes_buf) as a tts_rng_fn. */
 int tts_rng_system(void *ctx, uint8_t *out, size_t len);
 
+/* 1 if p is an entry of the parameter table (ref/params.c), else 0: every
+ * exported function taking a handle checks it first. */
+int tts_params_ok(const tts_params *p);
+
 /* Valgrind hooks for the constant-time test: no-ops unless built with
  * -DTTS_CTGRIND. declassify marks bytes as public (defined). */
 #ifdef TTS_CTGRIND

@@ -202,7 +202,7 @@ static key_layout key_layout_of(const tts_params *p)
 
 size_t tts_keypair_workspace_bytes(const tts_params *p)
 {
-    return p ? key_layout_of(p).end : 0;
+    return tts_params_ok(p) ? key_layout_of(p).end : 0;
 }
 
 /* Run fn with a workspace: the caller's (checked for size), or one from
@@ -263,7 +263,7 @@ static int keypair_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
 int tts_keypair_from_seed_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
                              const uint8_t seed[TTS_SEED_BYTES], void *ws, size_t ws_len)
 {
-    if (!p || !pk || !sk || !seed)
+    if (!tts_params_ok(p) || !pk || !sk || !seed)
         return TTS_EINVAL;
     if (sodium_init() < 0)
         return TTS_ERNG;
@@ -289,7 +289,7 @@ int tts_keypair_rng(const tts_params *p, uint8_t *pk, uint8_t *sk,
                     tts_rng_fn rng, void *ctx)
 {
     uint8_t seed[TTS_SEED_BYTES];
-    if (!p || !pk || !sk)
+    if (!tts_params_ok(p) || !pk || !sk)
         return TTS_EINVAL;
     if (!rng)
         rng = tts_rng_system;
@@ -326,7 +326,7 @@ static int sk_expand(const tts_params *p, const tts_kernels *k, const uint8_t *s
 int tts_sk_check(const tts_params *p, const uint8_t *sk)
 {
     uint8_t A1[TTS_MAX_M * TTS_MAX_M], A3[TTS_MAX_N * TTS_MAX_N], c3[TTS_MAX_N];
-    if (!p || !sk)
+    if (!tts_params_ok(p) || !sk)
         return TTS_EINVAL;
     int rc = sk_expand(p, tts_kernels_get(), sk, A1, A3, c3);
     sodium_memzero(A1, sizeof A1);
@@ -352,7 +352,7 @@ static int pk_from_sk_ws(const tts_params *p, uint8_t *pk, uint8_t *unused,
 int tts_pk_from_sk_ws(const tts_params *p, uint8_t *pk, const uint8_t *sk, void *ws,
                       size_t ws_len)
 {
-    if (!p || !pk || !sk)
+    if (!tts_params_ok(p) || !pk || !sk)
         return TTS_EINVAL;
     return with_workspace(pk_from_sk_ws, p, pk, NULL, sk, ws, ws_len);
 }

@@ -1,5 +1,6 @@
 /* The parameter table: the one source of truth for the eight sets. */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -17,6 +18,15 @@ static const tts_params table[] = {
 #define NSETS (sizeof table / sizeof table[0])
 
 size_t tts_params_count(void) { return NSETS; }
+
+/* A handle is one of the table's entries, by address: anything else (a
+ * copy, a zeroed block, a pointer into an entry) would give sizes the
+ * caller's buffers do not have, or a verification comparing 0 bytes. */
+int tts_params_ok(const tts_params *p)
+{
+    uintptr_t a = (uintptr_t)p, t = (uintptr_t)table;
+    return a >= t && a - t < sizeof table && (a - t) % sizeof table[0] == 0;
+}
 
 const tts_params *tts_params_at(size_t i)
 {
@@ -80,17 +90,17 @@ const tts_params *tts_params_get(const char *name)
     return NULL;
 }
 
-const char *tts_params_name(const tts_params *p) { return p ? p->name : NULL; }
-size_t tts_pk_bytes(const tts_params *p) { return p ? pk_bytes(p) : 0; }
-size_t tts_sk_bytes(const tts_params *p) { return p ? sk_bytes(p) : 0; }
-size_t tts_sig_bytes(const tts_params *p) { return p ? p->n : 0; }
-size_t tts_digest_bytes(const tts_params *p) { return p ? p->m : 0; }
-unsigned tts_params_m(const tts_params *p) { return p ? p->m : 0; }
-unsigned tts_params_n(const tts_params *p) { return p ? p->n : 0; }
-unsigned tts_params_v(const tts_params *p) { return p ? p->v : 0; }
-unsigned tts_params_a(const tts_params *p) { return p ? p->a : 0; }
-unsigned tts_params_b(const tts_params *p) { return p ? p->b : 0; }
-unsigned tts_params_coeffs(const tts_params *p) { return p ? p->coeffs : 0; }
+const char *tts_params_name(const tts_params *p) { return tts_params_ok(p) ? p->name : NULL; }
+size_t tts_pk_bytes(const tts_params *p) { return tts_params_ok(p) ? pk_bytes(p) : 0; }
+size_t tts_sk_bytes(const tts_params *p) { return tts_params_ok(p) ? sk_bytes(p) : 0; }
+size_t tts_sig_bytes(const tts_params *p) { return tts_params_ok(p) ? p->n : 0; }
+size_t tts_digest_bytes(const tts_params *p) { return tts_params_ok(p) ? p->m : 0; }
+unsigned tts_params_m(const tts_params *p) { return tts_params_ok(p) ? p->m : 0; }
+unsigned tts_params_n(const tts_params *p) { return tts_params_ok(p) ? p->n : 0; }
+unsigned tts_params_v(const tts_params *p) { return tts_params_ok(p) ? p->v : 0; }
+unsigned tts_params_a(const tts_params *p) { return tts_params_ok(p) ? p->a : 0; }
+unsigned tts_params_b(const tts_params *p) { return tts_params_ok(p) ? p->b : 0; }
+unsigned tts_params_coeffs(const tts_params *p) { return tts_params_ok(p) ? p->coeffs : 0; }
 
 const char *tts_version(void) { return TTS_VERSION_STRING; }
 

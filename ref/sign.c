@@ -9,7 +9,7 @@ int tts_digest(const tts_params *p, uint8_t *digest, const uint8_t *msg,
                size_t msglen)
 {
     uint8_t h[crypto_hash_sha512_BYTES];
-    if (!p || !digest || (!msg && msglen))
+    if (!tts_params_ok(p) || !digest || (!msg && msglen))
         return TTS_EINVAL;
     if (sodium_init() < 0)
         return TTS_ERNG;
@@ -32,7 +32,7 @@ int tts_digest(const tts_params *p, uint8_t *digest, const uint8_t *msg,
 int tts_sign_digest(const tts_params *p, uint8_t *sig, const uint8_t *digest,
                     const uint8_t *sk, tts_rng_fn rng, void *ctx)
 {
-    if (!p || !sig || !digest || !sk)
+    if (!tts_params_ok(p) || !sig || !digest || !sk)
         return TTS_EINVAL;
     tts_stream br;
     uint8_t key[32];
@@ -98,7 +98,7 @@ int tts_pk_eval(const tts_params *p, uint8_t *out, const uint8_t *w,
                 const uint8_t *pk)
 {
     uint8_t y[TTS_MAX_M]; /* out may alias w */
-    if (!p || !out || !w || !pk)
+    if (!tts_params_ok(p) || !out || !w || !pk)
         return TTS_EINVAL;
     tts_kernels_get()->pk_eval(y, pk, w, p->m, p->n);
     memcpy(out, y, p->m);
@@ -109,7 +109,7 @@ int tts_verify_digest(const tts_params *p, const uint8_t *sig,
                       const uint8_t *digest, const uint8_t *pk)
 {
     uint8_t y[TTS_MAX_M];
-    if (!p || !sig || !digest || !pk)
+    if (!tts_params_ok(p) || !sig || !digest || !pk)
         return TTS_EINVAL;
     tts_kernels_get()->pk_eval(y, pk, sig, p->m, p->n);
     return ct_eq(y, digest, p->m) ? TTS_OK : TTS_EBADSIG;
@@ -138,7 +138,7 @@ int tts_crypto_sign(const tts_params *p, unsigned char *sm,
                     unsigned long long mlen, const unsigned char *sk,
                     tts_rng_fn rng, void *ctx)
 {
-    if (!p || !sm || !smlen || !sk || (!m && mlen) || mlen > SIZE_MAX - p->n)
+    if (!tts_params_ok(p) || !sm || !smlen || !sk || (!m && mlen) || mlen > SIZE_MAX - p->n)
         return -1;
     /* Sign before moving the message: sm may alias m. */
     uint8_t sig[TTS_MAX_N];
@@ -155,7 +155,7 @@ int tts_crypto_sign_open(const tts_params *p, unsigned char *m,
                          unsigned long long *mlen, const unsigned char *sm,
                          unsigned long long smlen, const unsigned char *pk)
 {
-    if (!p || !m || !mlen || !sm || !pk || smlen < p->n)
+    if (!tts_params_ok(p) || !m || !mlen || !sm || !pk || smlen < p->n)
         return -1;
     unsigned long long len = smlen - p->n;
     if (tts_verify(p, sm + len, sm, (size_t)len, pk) != TTS_OK)

@@ -1,6 +1,7 @@
 # Shared by tests/test_card*.sh: locate the tools, skip (77) when the card
 # build is absent, TAP-style reporting.
 : "${srcdir:=.}" "${top_builddir:=.}"
+umask 077 # seeds and randomness keys are secret inputs (mode 0600)
 CARD_DIR=$top_builddir/8051
 TTS_CARD=$top_builddir/tts-card
 HELPER=$top_builddir/tests/card_helper

@@ -42,8 +42,21 @@ if [ -f sol ] && [ -f inst.sec ]; then
     # --- the message, its digest and the manifest, edited -------------------
     fresh h5 && printf 'pay the attacker\n' >h5/tts-16-22/msg-2.txt
     "$TTS" sign -k inst.sec -o h5.sig h5/tts-16-22/msg-2.txt 2>/dev/null
-    refuse "digest differs" "verify: msg-2.txt replaced (signed by the true key)" \
+    refuse "not the text of challenge message 2" \
+        "verify: msg-2.txt replaced (signed by the true key)" \
         "$TC" verify h5 h5.sig --message 2
+    # message 2's text, digest and manifest entry put in message 1's slot:
+    # the key is pinned, and so is the message (its text is recomputed)
+    fresh h9 && cp g1/tts-16-22/msg-2.txt h9/tts-16-22/msg-1.txt &&
+        cp g1/tts-16-22/msg-2.digest h9/tts-16-22/msg-1.digest
+    d1=$(od -An -tx1 g1/tts-16-22/msg-1.digest | tr -d ' \n')
+    d2=$(od -An -tx1 g1/tts-16-22/msg-2.digest | tr -d ' \n')
+    edit h9 "s/$d1/$d2/"
+    refuse "not the text of challenge message 1" \
+        "verify --message 1 --pk-sha256: message 2 moved into slot 1 is not message 1" \
+        "$TC" verify h9 sol --message 1 --pk-sha256 "$pin"
+    ! grep -q VALID out
+    check $? "... and no VALID is printed"
     fresh h6 && printf 'xxxxxxxxxxxxxxxx' >h6/tts-16-22/msg-2.digest
     refuse "msg-2.digest" "verify: msg-2.digest altered" \
         "$TC" verify h6 sol --message 2
@@ -98,6 +111,33 @@ mkfifo fifo.sig
 timeout 20 "$TC" verify g1 fifo.sig --message 1 >out 2>err
 [ $? = 2 ] && grep -q 'FIFO' err
 check $? "verify: a FIFO as the solution is refused at once"
+
+# --- an interrupted generate leaves nothing behind ----------------------------
+# (the signal as the first instance folder is made inside the temporary;
+# mkdirat where the C library, or an emulator, makes folders with it)
+if command -v strace >/dev/null 2>&1; then
+    for sig in INT TERM HUP; do
+        sig_at $sig mkdir,mkdirat 2 "$TC" generate --params all --instances 2 \
+            --date 2026-12-02 --master-seed master --secret-out gs$sig.secret \
+            --out gs$sig
+        want=$((128 + $(signum $sig)))
+        [ "$sigrc" = $want ] && [ ! -e gs$sig ] && [ ! -e gs$sig.secret ] &&
+            [ -z "$(ls -d gs$sig.tmp-* 2>/dev/null)" ]
+        check $? "generate stopped by SIG$sig mid-run: no folder, no temporary, no seed, exit $want (got $sigrc)"
+    done
+else
+    skip "an interrupted generate leaves nothing behind" "strace missing"
+fi
+
+# --- names from a folder are escaped before they are printed -----------------
+fresh e1 && : >"e1/tts-16-22/$(printf 'x\nOK: 2 of 2 instances match the revealed seed\n\033[2K')"
+run 1 "reveal-check: a file named with newlines and an escape sequence" \
+    "$TC" reveal-check e1 master
+! grep -q '^OK' out && ! grep -q "$(printf '\033')" out &&
+    grep -q 'x\\x0aOK' out && tail -n 1 out | grep -q '^MISMATCH'
+check $? "... its name is escaped: no forged OK line, no escape byte, MISMATCH last"
+refuse "v even" "structure --size -4294967292,5,3 refused (not read as 4,5,3)" \
+    "$TC" structure --size -4294967292,5,3
 
 # --- reveal-check compares every file ---------------------------------------
 n=0

@@ -7,6 +7,9 @@
 #   pass / flunk DESC, skip DESC WHY, check STATUS DESC (err shown on failure)
 #   diag FILE...      the files as TAP comments
 #   run RC DESC CMD...  CMD must exit RC (stdout in out, stderr in err)
+#   sig_at SIG CALL N CMD...  CMD run under strace, signal SIG delivered as
+#                     its N-th system call CALL returns; exit status in sigrc
+#   signum SIG        the number of SIG (INT, TERM, HUP)
 
 tap_abs() {
     for v in "$@"; do
@@ -39,6 +42,39 @@ run() {
         flunk "$desc (exit $got, expected $want)"
         diag out err
     fi
+}
+
+# Deterministic, no sleeps: the signal comes at a chosen system call.
+# SIGINT and SIGHUP are set to their default first (a background job of sh
+# starts with SIGINT ignored, and a tool keeps a signal it was given
+# ignored). Without -f only CMD is traced, not the programs it starts.
+sig_at() {
+    sig=$1 call=$2 n=$3
+    shift 3
+    timeout 120 python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' strace -qq -o sig.trace -e trace="$call" \
+        -e inject="$call:signal=SIG$sig:when=$n" "$@" >sig.out 2>sig.err
+    sigrc=$?
+}
+
+signum() {
+    case $1 in INT) echo 2 ;; TERM) echo 15 ;; HUP) echo 1 ;; esac
+}
+
+# gone PATTERN: within 5 s no process has PATTERN in its command line
+# (those left are then killed, by their ids, so that a failed test leaves
+# nothing running either)
+gone() {
+    i=0
+    while [ $i -lt 100 ] && pgrep -f -- "$1" >/dev/null 2>&1; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    left=$(pgrep -f -- "$1")
+    [ -n "$left" ] && kill -9 $left 2>/dev/null
+    [ -z "$left" ]
 }
 
 tap_end() {

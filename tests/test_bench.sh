@@ -369,6 +369,21 @@ for c in $charts; do
         skip "chart $c: SVG and PNG" "gnuplot missing"
     fi
 done
+# Charts obey the file rules: made in a temporary folder, then written like
+# any output (a symbolic link replaced, not followed; an existing chart kept
+# without --force).
+if [ $have_gp = 1 ]; then
+    mkdir ch2 && echo precious >victim && ln -s "$dir/victim" ch2/table.svg
+    check "--plot --force over a symlinked chart: the link replaced, its target untouched" \
+        '"$BENCH" table -n 1 --force --plot ch2 >/dev/null 2>ch2.err &&
+         [ "$(cat victim)" = precious ] && [ ! -L ch2/table.svg ] && svg_ok ch2/table.svg'
+    echo old >ch2/table.png
+    check "--plot without --force over existing charts: exit 1, the charts kept" \
+        '"$BENCH" table -n 1 --plot ch2 >/dev/null 2>ch3.err; [ $? -eq 1 ] &&
+         [ "$(cat ch2/table.png)" = old ] && grep -q "already exists" ch3.err'
+else
+    skip "charts obey the file rules" "gnuplot missing"
+fi
 # Without gnuplot on PATH: the script and data are written, exit 1, said
 # on stderr. (PATH keeps ls: the libtool wrapper of an uninstalled
 # tts-bench calls it.)

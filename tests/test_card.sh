@@ -11,9 +11,9 @@ for set in 20-28 16-22; do
     P="--params $set"
     # -- on-card key generation: the KAT public key, byte for byte
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk"; say $? "$set: KAT entry 0"
-    "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
+    "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk-$set" > "$W/log" 2>&1
     say $? "$set: genkey + export-pk"
-    cmp -s "$W/pk" "$W/kpk"; say $? "$set: the card's public key equals the KAT's"
+    cmp -s "$W/pk-$set" "$W/kpk"; say $? "$set: the card's public key equals the KAT's"
     # -- signatures: 3 KAT keys x 10 digests (20 for TTS(20,28))
     nd=10; [ $set = 20-28 ] && nd=20
     for k in 0 1 2; do

@@ -36,9 +36,9 @@ for set in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk" || exit 99
     case $set in
     16-22|20-26|20-28|24-32)
-        "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
+        "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk-$set" > "$W/log" 2>&1
         st=$?
-        cmp -s "$W/pk" "$W/kpk"; say $(( st | $? )) "$set-128: the card's public key from the KAT seed equals the KAT's"
+        cmp -s "$W/pk-$set" "$W/kpk"; say $(( st | $? )) "$set-128: the card's public key from the KAT seed equals the KAT's"
         nk=3 nd=5 ;;
     *)
         g=$(( (n * (n + 3) / 2 + 255 / m - 1) / (255 / m) ))

@@ -22,6 +22,11 @@ command -v python3 >/dev/null 2>&1 && PY=python3
 # --- generate ---------------------------------------------------------------
 printf '0123456789abcdef0123456789abcdef' >master
 printf 'fedcba9876543210fedcba9876543210' >wrong
+cp master open && chmod 644 open && chmod 600 master wrong
+run 2 "generate --master-seed of a seed others may read: refused" "$TC" \
+    generate --params 16,22 --master-seed open --date 2026-12-02 --out g0
+grep -q 'chmod 600 open' err && [ ! -e g0 ]
+check $? "... with the chmod, and nothing written"
 run 0 "generate" "$TC" generate --params tts-16-22,20,26 --instances 3 \
     --master-seed master --date 2026-12-02 --secret-out g1.secret --out g1
 run 0 "generate again with the same master seed" "$TC" generate \
@@ -60,7 +65,7 @@ run 2 "generate with a bad date refused" "$TC" generate --params 16,22 \
     --master-seed master --date 2026-13-01 --out g5
 run 2 "generate into an existing challenge refused" "$TC" generate \
     --params 16,22 --master-seed master --date 2026-12-02 --out g1
-printf 'short' >short
+printf 'short' >short && chmod 600 short
 run 2 "short master seed refused" "$TC" generate --params 16,22 \
     --master-seed short --date 2026-12-02 --out g6
 run 2 "unknown set refused" "$TC" generate --params 17,22 \
@@ -79,6 +84,7 @@ man = open("g1/tts-16-22/manifest.json").read()
 pk = open("g1/tts-16-22/pk.tts", "rb").read()[8:]
 sys.exit(0 if c in man and hashlib.sha256(pk).hexdigest() in man else 1)'
     check $? "manifest commitment and pk hash match an independent SHA-512"
+    chmod 600 iseed
     run 0 "tts keygen from the instance seed" "$TTS" keygen --params 16,22 \
         --seed iseed -o inst
     cmp -s inst.pub g1/tts-16-22/pk.tts
@@ -173,7 +179,7 @@ refuse() {
     fi
 }
 mkdir adir
-: >empty
+: >empty && chmod 600 empty
 ln -s loop loop
 head -c 2000000 /dev/zero >huge
 refuse "directory" "master seed that is a directory" "$TC" generate \

@@ -41,7 +41,7 @@ kill_at() {
 
 printf 'a message\n' >msg
 # a fixed key: the single-bit case below must keep S1 invertible
-printf 'hostile files test seed, 32 B..!' >a.seed
+printf 'hostile files test seed, 32 B..!' >a.seed && chmod 600 a.seed
 "$TTS" keygen --seed a.seed -o a 2>err
 check $? "keygen"
 
@@ -145,6 +145,38 @@ for call in write fsync link rename; do
         cp old.sec.orig old.sec && cp old.pub.orig old.pub
     done
 done
+# two keygen --force -o k at once: A stopped between its two renames (the
+# signal comes as its first rename returns), B runs meanwhile; the pair
+# left is one run's, never a mix
+"$TTS" keygen -o race 2>/dev/null
+ino=$(stat -c %i race.pub)
+strace -f -qq -o /dev/null -e trace=rename -e inject=rename:signal=SIGSTOP:when=1 \
+    "$TTS" keygen --force -o race >/dev/null 2>&1 &
+sa=$!
+# bounded waits: A's first file renamed and A stopped (seen twice); then B
+# finished or waiting for A (its lock blocked, in /proc/locks)
+a=""
+stopped() { grep -q '^State:.*[Tt] (' /proc/$1/status 2>/dev/null; }
+for i in $(seq 1 200); do
+    a=$(pgrep -P $sa | head -n 1)
+    [ -n "$a" ] && [ "$(stat -c %i race.pub)" != "$ino" ] && stopped $a &&
+        sleep 0.1 && stopped $a && break
+    a=""
+    sleep 0.05
+done
+timeout 20 "$TTS" keygen --force -o race >/dev/null 2>&1 &
+sb=$!
+for i in $(seq 1 200); do
+    kill -0 $sb 2>/dev/null || break
+    b=$(pgrep -P $sb | head -n 1)
+    [ -n "$b" ] && grep -q -- "-> FLOCK.* $b " /proc/locks 2>/dev/null && break
+    sleep 0.05
+done
+[ -n "$a" ] && kill -CONT "$a"
+wait $sb
+wait $sa
+[ -n "$a" ] && whole race
+check $? "two keygen --force -o k at once (one stopped between its renames): the pair is whole"
 # SIGTERM while the pair is committed waits for the pair
 strace -f -qq -o /dev/null -e trace=write -e inject=write:signal=SIGTERM:when=2 \
     "$TTS" keygen -o term >/dev/null 2>&1
@@ -213,6 +245,35 @@ check $? "-k - from a readable file: no 'chmod 600 -'"
 { head -n 3 a.asc; tail -n 1 a.asc; } >emptybody.asc
 refuse "no base64 text" "an armored file with an empty body" \
     "$TTS" verify -p a.pub -s emptybody.asc msg
+# base64: only its alphabet (a lenient decoder reads 0xFF as '/')
+"$TTS" keygen --armor --seed a.seed -o arm 2>/dev/null
+python3 - <<'PY'
+t = open("arm.pub", "rb").read()
+head, _, body = t.partition(b"\n\n")
+i = body.index(b"/")
+open("arm2.pub", "wb").write(head + b"\n\n" + body[:i] + b"\xff" + body[i + 1:])
+PY
+"$TTS" verify -p arm.pub -s a.sig msg >/dev/null 2>&1 &&
+    refuse "invalid base64" "an armored key with byte 0xFF for '/': refused" \
+    "$TTS" verify -p arm2.pub -s a.sig msg
+# format-1 secret keys (no binding): refused, and bound only by upgrade-key
+python3 -c '
+b = open("a.sec", "rb").read()
+v1 = b[:4] + b"\x01" + b[5:8] + b[40:]
+open("v1.sec", "wb").write(v1)
+f = bytearray(v1); f[8 + 5] ^= 4; open("v1bad.sec", "wb").write(f)'
+chmod 600 v1.sec v1bad.sec
+refuse "upgrade-key" "sign -k a format-1 key: refused, naming upgrade-key" \
+    "$TTS" sign -k v1.sec -o v1.sig msg
+[ ! -e v1.sig ]
+check $? "... and no signature"
+"$TTS" upgrade-key -k v1.sec -p a.pub -o up.sec 2>err && same up.sec a.sec &&
+    [ "$(stat -c %a up.sec)" = 600 ]
+check $? "upgrade-key -k v1.sec -p a.pub -o up.sec: the format-2 file of that key"
+refuse "does not give the public key" "upgrade-key of a corrupted format-1 key: refused" \
+    "$TTS" upgrade-key -k v1bad.sec -p a.pub -o up2.sec
+[ ! -e up2.sec ]
+check $? "... and nothing written"
 "$TTS" verify -p a.pub -s a.sig msg >/dev/full 2>err
 [ $? = 2 ] && [ "$(wc -l <err)" = 1 ]
 check $? "one standard-output failure: one error line"
@@ -220,6 +281,21 @@ check $? "one standard-output failure: one error line"
 timeout 10 "$TTS" sign -k a.sec -o existing - </dev/zero >out 2>err
 [ $? = 2 ] && grep -q 'already exists' err
 check $? "sign -o EXISTING refuses before reading the input (an endless stream)"
+# kernel files are regular in name only: a read may block forever
+refuse "kernel interface" "sign /proc/self/stat (a /proc input) refused" \
+    "$TTS" sign -k a.sec -o proc.sig /proc/self/stat
+if [ -r /proc/kmsg ]; then
+    refuse "kernel interface" "sign /proc/kmsg (a read that blocks) refused at once" \
+        "$TTS" sign -k a.sec -o kmsg.sig /proc/kmsg
+else
+    skip "sign /proc/kmsg refused at once" "/proc/kmsg not readable"
+fi
+# every legal name can be written: the temporary's name is short
+long=$(printf '%0255d' 0)
+"$TTS" sign -k a.sec -o "$long" msg 2>err && [ -s "$long" ] &&
+    "$TTS" pubkey -k a.sec -o "${long%0000}.pub" 2>>err && [ -s "${long%0000}.pub" ]
+check $? "outputs named with 255 and 255 bytes (251 + .pub) are written"
+rm -f "$long" "${long%0000}.pub"
 refuse "unexpected" "tts version extra" "$TTS" version extra
 refuse "unexpected" "tts help extra" "$TTS" help extra
 
@@ -251,9 +327,9 @@ if [ "$(id -u)" = 0 ]; then
 else
     skip "device node output" "mknod needs root"
 fi
-cp a.sig old.sig
-(trap '' XFSZ; ulimit -f 0; "$TTS" sign --force -k a.sec -o old.sig msg) >out 2>err
-[ $? = 2 ] && same old.sig a.sig && [ -z "$(ls -A | grep '^\.old\.sig')" ]
+mkdir fsz && cp a.sig fsz/old.sig
+(trap '' XFSZ; ulimit -f 0; "$TTS" sign --force -k a.sec -o fsz/old.sig msg) >out 2>err
+[ $? = 2 ] && same fsz/old.sig a.sig && [ "$(ls -A fsz)" = old.sig ]
 check $? "a write that fails (file size limit) keeps the old signature, leaves no temporary"
 
 # --- tts-card: images, answers, the EEPROM state -----------------------------
@@ -272,6 +348,23 @@ fi
 if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1; then
     refuse "does not answer GET INFO" "tts-card: an image that never answers (10 s)" \
         "$TCARD" --image loop.ihx info
+    # report checks each image first (not 25 minutes of budget per
+    # measurement), and --params / --cpu narrow it
+    mkdir gdir
+    for mn in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
+        cp garbage.ihx gdir/tts-$mn.ihx && cp garbage.ihx gdir/tts-$mn-128.ihx
+    done
+    timeout 60 "$TCARD" --image-dir gdir report >out 2>err
+    [ $? = 1 ] && grep -q 'not a card image' err && [ "$(grep -c '(failed)' out)" = 16 ]
+    check $? "tts-card report with garbage images: each refused at once, exit 1"
+    # an image that loads but never answers: 10 s of image check, not the
+    # measurement's budget; and only the set and CPU asked for
+    mkdir ldir && cp loop.ihx ldir/tts-16-22.ihx
+    timeout 60 "$TCARD" --image-dir ldir --params 16,22 --cpu 8032 report >out 2>err
+    [ $? = 1 ] && grep -q 'does not answer GET INFO' err && [ "$(grep -c '(failed)' out)" = 1 ] &&
+        grep -q '^| TTS(16,22) |' out && ! grep -q '^| TTS(20,28) |' out &&
+        ! grep -q '128-byte family' out
+    check $? "tts-card --params 16,22 --cpu 8032 report, an image that never answers: refused in 10 s, that set and CPU only"
 else
     skip "tts-card: an image that never answers" "no s51"
 fi
@@ -280,6 +373,8 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
     refuse "not a regular file" "tts-card: --eeprom /dev/zero" "$TCARD" --image-dir "$CARD_DIR" --eeprom /dev/zero info
     ! grep -q chmod err
     check $? "... with no chmod hint"
+    refuse "fits 128 bytes" "tts-card --cpu 8051 with a 256-byte image: the RAM refusal, at once" \
+        timeout 5 "$TCARD" --cpu 8051 --image "$CARD_DIR/tts-20-28.ihx" info
     # a simulator whose card answers with the wrong lengths
     printf 'x' >fake.ihx && cp "$CARD_DIR/tts-20-28.ihx" fake.ihx
     TTS_S51=$FAKE FAKE_SIGN_LEN=5 "$TCARD" --image fake.ihx sign -o short.sig >out 2>err
@@ -289,7 +384,12 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
     [ $? = 1 ] && ! grep -q 16777216 out && grep -q 'answered 1 bytes' err
     check $? "tts-card: a 1-byte GET CYCLES answer is refused"
     if [ -f "$CARD_DIR/tts-16-22.ihx" ]; then
-        head -c 32 /dev/urandom >seed
+        head -c 32 /dev/urandom >seed && chmod 644 seed
+        refuse "chmod 600 seed" "tts-card genkey --seed of a seed others may read: refused" \
+            "$TCARD" --image-dir "$CARD_DIR" --params 16,22 genkey --seed seed
+        cp seed rr && chmod 600 seed
+        refuse "chmod 600 rr" "tts-card sign --rand of a key others may read: refused" \
+            "$TCARD" --image-dir "$CARD_DIR" --params 16,22 sign --rand rr
         "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee genkey --seed seed >out 2>err
         check $? "tts-card: genkey into an EEPROM file"
         # one session more: the replayed key leaves its bytes in the staging
@@ -302,12 +402,89 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
         "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee sign >out 2>err
         grep -Eq '\(([1-9][0-9]*) attempts?\)' out
         check $? "tts-card sign prints the attempts it took (not 0)"
-        refuse "one of the inputs" "tts-card: export-pk -o the EEPROM file" \
+        refuse "is the input" "tts-card: export-pk -o the EEPROM file" \
             "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee export-pk -o ee
         same ee ee.orig
         check $? "... and the EEPROM file is untouched"
+        # an output is never an input, and replaces a file only with --force
+        C16="$TCARD --image-dir $CARD_DIR --params 16,22"
+        "$TTS" keygen --params 16,22 --seed seed -o c16 2>/dev/null && cp c16.sec c16.orig
+        refuse "is the input" "tts-card: put-key k.sec export-pk -o k.sec --force: refused" \
+            $C16 --force put-key c16.sec export-pk -o c16.sec
+        same c16.sec c16.orig
+        check $? "... and the secret key is untouched"
+        cp seed seed.orig
+        refuse "is the input" "tts-card: genkey --seed seed export-pk -o seed --force: refused" \
+            $C16 --force genkey --seed seed export-pk -o seed
+        same seed seed.orig
+        check $? "... and the seed is untouched"
+        printf 'to sign\n' >m.txt && cp m.txt m.orig
+        refuse "is the input" "tts-card: sign -o m.txt --message m.txt --force: refused" \
+            $C16 --force put-key c16.sec sign -o m.txt --message m.txt
+        same m.txt m.orig
+        check $? "... and the message is untouched"
+        refuse "named twice" "tts-card: --eeprom NEW export-pk -o NEW: refused" \
+            $C16 --eeprom new.ee genkey --seed seed export-pk -o new.ee
+        [ ! -e new.ee ]
+        check $? "... and nothing is written"
+        echo old >old.pk
+        refuse "use --force" "tts-card: export-pk -o EXISTING without --force: refused" \
+            $C16 genkey --seed seed export-pk -o old.pk
+        [ "$(cat old.pk)" = old ]
+        check $? "... and the file is untouched"
+        $C16 --force genkey --seed seed export-pk -o old.pk >out 2>err &&
+            tail -c +9 c16.pub | cmp -s - old.pk
+        check $? "tts-card --force: export-pk replaces it (the public key of the seed)"
+        refuse "needs a file" "tts-card --eeprom - refused" $C16 --eeprom - info
+        # a signal during the card session: the simulator is killed, and the
+        # session folder (its request file holds the raw secret key) lies
+        # under $TMPDIR and is gone. The simulator: the real one for the
+        # image check's short request, then one that never ends.
+        cat >slow51 <<EOF
+#!/bin/sh
+for a in "\$@"; do
+    case \$a in *in=*) req=\${a#*in=}; req=\${req%%,*} ;; esac
+done
+[ "\$(wc -c <"\$req")" -lt 100 ] && exec s51 "\$@"
+echo \$\$ >"$dir/slow51.pid"
+echo "\$req" >"$dir/slow51.req"
+exec sleep 300
+EOF
+        chmod 755 slow51
+        for sig in INT TERM HUP; do
+            T=$dir/ct$sig && mkdir "$T" && rm -f slow51.req slow51.pid
+            python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' env TMPDIR="$T" TTS_S51="$dir/slow51" \
+                $C16 put-key c16.sec sign >out 2>err &
+            cp=$!
+            i=0
+            while [ $i -lt 600 ] && [ ! -s slow51.req ] && kill -0 $cp 2>/dev/null; do
+                sleep 0.05
+                i=$((i + 1))
+            done
+            kill -$sig $cp 2>/dev/null
+            { wait $cp; } 2>/dev/null
+            rc=$?
+            req=$(cat slow51.req 2>/dev/null)
+            sp=$(cat slow51.pid 2>/dev/null)
+            i=0
+            while [ $i -lt 100 ] && [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null; do
+                sleep 0.05
+                i=$((i + 1))
+            done
+            alive=0
+            [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null && alive=1 && kill -9 "$sp"
+            want=$((128 + $(signum $sig)))
+            case $req in "$T"/*) intmp=1 ;; *) intmp=0 ;; esac
+            [ "$rc" = $want ] && [ -n "$req" ] && [ $intmp = 1 ] && [ $alive = 0 ] &&
+                [ ! -e "$req" ] && [ -z "$(ls -A "$T")" ]
+            check $? "tts-card put-key stopped by SIG$sig: simulator killed, session folder under \$TMPDIR removed, exit $want (got $rc)"
+            case $req in /tmp/tts-card.*/req) rm -rf "${req%/req}" ;; esac
+        done
         ln -s victim ee.link && cp ee ee2
-        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee2 export-pk -o ee.link >out 2>err &&
+        "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee2 --force export-pk -o ee.link >out 2>err &&
             [ "$(cat victim)" = precious ] && [ ! -L ee.link ]
         check $? "tts-card: export-pk -o a symlink replaces the link, not its target"
     fi

@@ -20,7 +20,7 @@ SING=${TTS_SINGULAR:-$(command -v Singular 2>/dev/null)}
 tap_enter
 
 # --- an instance and a genuine signature of its message 1 --------------------
-printf '0123456789abcdef0123456789abcdef' >master
+printf '0123456789abcdef0123456789abcdef' >master && chmod 600 master
 run 0 "generate a TTS(16,22) instance" "$TC" generate --params 16,22 \
     --instances 2 --master-seed master --date 2026-12-04 --out ch
 python3 -c '
@@ -28,7 +28,7 @@ import hashlib
 m = open("master", "rb").read()
 open("iseed", "wb").write(hashlib.sha512(b"libtts challenge instance" + m
                                          + b"TTS(16,22)").digest()[:32])'
-"$TTS" keygen --params 16,22 --seed iseed -o inst >/dev/null 2>&1 &&
+chmod 600 iseed && "$TTS" keygen --params 16,22 --seed iseed -o inst >/dev/null 2>&1 &&
     "$TTS" sign -k inst.sec -o sol ch/tts-16-22/msg-1.txt >/dev/null 2>&1 &&
     tail -c 22 sol >sig.raw && cp sig.raw bad.raw &&
     printf '\001' | dd of=bad.raw bs=1 seek=5 conv=notrunc 2>/dev/null
@@ -69,6 +69,28 @@ run 2 "a public key that differs from the manifest refused" "$TC" export \
     hostile --message 1 --format mq -o x
 grep -q 'SHA-256' err
 check $? "and the reason names the hash"
+
+# --- an output is never an input, nor named twice --------------------------
+cp master master.orig && cp ch/tts-16-22/pk.tts pk.orig
+run 2 "toy --json the master seed given as --seed: refused (--force or not)" \
+    timeout 20 "$TC" toy ch --message 2 --equations 12 --vars 10 \
+    --seed master --json master --force
+grep -q 'is the input' err && cmp -s master master.orig
+check $? "... as the input, and the master seed is untouched"
+run 2 "export -o the folder's pk.tts --force: refused" timeout 20 "$TC" \
+    export ch --message 1 --format mq -o ch/tts-16-22/pk.tts --force
+grep -q 'is the input' err && cmp -s ch/tts-16-22/pk.tts pk.orig
+check $? "... as the input, and pk.tts is untouched"
+printf 'keep\n' >R
+run 2 "calibrate --json R --csv R --force: refused before any work" \
+    timeout 20 "$TC" calibrate --max-seconds 300 --json R --csv R --force
+grep -q 'named twice' err && [ "$(cat R)" = keep ]
+check $? "... as one file named twice, and R is untouched"
+rm R
+run 2 "calibrate --json R --csv ./R: refused before the 300 s budget" \
+    timeout 20 "$TC" calibrate --max-seconds 300 --json R --csv ./R
+grep -q 'named twice' err && [ ! -e R ]
+check $? "... and nothing is written"
 
 # Sage, where Debian's python3-sage is installed (it runs under
 # /usr/bin/python3): the sage export loads and vanishes at the signature.
@@ -126,7 +148,7 @@ sys.exit(0 if ok else 1)' 2>err
 check $? "toy JSON: fields, digest, and the degree Singular reached (10 = D_reg + 1 for 8 in 8)"
 run 0 "toy: 12 equations in 10 unknowns, the genuine signature's values" \
     "$TC" toy ch --message 2 --equations 12 --vars 10 --seed master \
-    --json toy2.json
+    --json toy2.json --full-signature
 python3 -c '
 import json
 j = json.load(open("toy2.json"))
@@ -135,7 +157,21 @@ open("w.raw", "wb").write(bytes.fromhex(j["w"]))' 2>err &&
     "$TC" verify ch w.raw --message 2 --set tts-16-22 >out 2>&1 &&
     grep -q '^VALID' out
 check $? "toy genuine branch: the unique solution is a signature (tts-challenge verify)"
-printf 'fedcba9876543210fedcba9876543210' >wrong
+# the genuine branch's report holds the issuer's signature of a live
+# message: a secret file, a warning, and only the V solved unknowns
+run 0 "toy genuine branch without --full-signature" "$TC" toy ch \
+    --message 2 --equations 12 --vars 10 --seed master --json toy3.json
+tail10=$(python3 -c 'import json; print(json.load(open("toy2.json"))["w"][20:])')
+[ "$(stat -c %a toy3.json)" = 600 ] && grep -q 'warning' err &&
+    python3 -c '
+import json, sys
+j = json.load(open("toy3.json")); f = json.load(open("toy2.json"))
+sys.exit(0 if j["w"] == f["w"][:20] else 1)' &&
+    ! grep -q "$tail10" toy3.json && ! grep -q "$tail10" out
+check $? "... its report is 0600, a warning is given, and only w_0..w_9 are in it and on the terminal"
+[ "$(stat -c %a toy2.json)" = 600 ]
+check $? "... and with --full-signature the report is 0600 too"
+printf 'fedcba9876543210fedcba9876543210' >wrong && chmod 600 wrong
 run 2 "toy: a master seed of another challenge refused" "$TC" toy ch \
     --message 2 --equations 12 --vars 10 --seed wrong --json t.json
 run 2 "toy: fewer equations than unknowns refused" "$TC" toy ch \
@@ -149,9 +185,63 @@ run 1 "toy: a timeout ends the run with exit 1" "$TC" toy ch --message 1 \
     --equations 12 --vars 12 --seed master --timeout 0.5 --json tt.json
 grep -q '"status": "timeout"' tt.json && grep -q '"satisfied": false' tt.json
 check $? "and the JSON says timeout"
+! grep -q '0\.0\.0' tt.json && ! grep -q 'Groebner basis 0.00' err &&
+    grep -q 'timed out after' err && grep -q '"groebner_seconds": null' tt.json
+check $? "... naming no version Singular did not report and no Groebner basis time it did not reach"
+# a solver whose output is not understood: said once, with no "solution"
+printf '#!/bin/sh\necho hello\n' >fakesing && chmod 755 fakesing
+run 2 "toy with a solver that prints nonsense: refused" env \
+    TTS_SINGULAR=$dir/fakesing "$TC" toy ch --message 1 --equations 8 \
+    --vars 8 --fix-seed $FS --json fake.json
+grep -q 'not understood' err && ! grep -q 'solution after' err
+check $? "... saying so, without a \"solution after\" line before it"
+# a size that times out is reported with the time it took (as in the CSV)
+printf '#!/bin/sh\nexec sleep 30\n' >slowsing && chmod 755 slowsing
+run 0 "calibrate with a solver that never answers: stops at its 2 s budget" \
+    env TTS_SINGULAR=$dir/slowsing "$TC" calibrate --max-seconds 2 \
+    --json slow.json --csv slow.csv
+grep -q 'timed out after [1-9][0-9.]* s' err && ! grep -q 'timed out, 0.00 s' err &&
+    [ "$(sed -n 2p slow.csv | cut -d, -f6)" = timeout ]
+check $? "... its progress line gives the seconds the CSV gives, not 0.00"
 
+# --- a signal leaves nothing running and nothing behind ---------------------
+# (the signal as the tool first polls the solver's output: Singular runs)
+for sig in INT TERM HUP; do
+    T=$dir/lt$sig && mkdir "$T"
+    sig_at $sig poll 1 env TMPDIR="$T" "$TC" toy ch --message 1 --equations 14 \
+        --vars 14 --fix-seed $FS --timeout 60 --json sig$sig.json
+    gone "$T/"
+    g=$?
+    want=$((128 + $(signum $sig)))
+    [ "$sigrc" = $want ] && [ $g = 0 ] && [ -z "$(ls -A "$T")" ] && [ ! -e sig$sig.json ]
+    check $? "toy stopped by SIG$sig while Singular runs: Singular killed, no script left, exit $want (got $sigrc)"
+done
+T=$dir/ltcal && mkdir "$T"
+sig_at TERM poll 1 env TMPDIR="$T" "$TC" calibrate --max-seconds 60 \
+    --json sigcal.json --csv sigcal.csv
+gone "$T/"
+[ $? = 0 ] && [ "$sigrc" = 143 ] && [ -z "$(ls -A "$T")" ] && [ ! -e sigcal.json ] &&
+    [ ! -e sigcal.csv ]
+check $? "calibrate stopped by SIGTERM: Singular killed, nothing left, no report, exit 143"
+# a TMPDIR that begins with '-' is a folder, never an option of the solver
+mkdir ./-lab
+run 0 "toy with TMPDIR=-lab (a relative folder beginning with '-')" env \
+    TMPDIR=-lab "$TC" toy ch --message 1 --equations 8 --vars 8 \
+    --fix-seed $FS --json dash.json
+[ -z "$(ls -A ./-lab)" ] && grep -q '"status": "solved"' dash.json
+check $? "... solved, and nothing left in it"
+
+mkdir "q'plot" && echo precious >victim && ln -s "$PWD/victim" "q'plot/calibration.svg"
 run 0 "calibrate for 8 s" "$TC" calibrate --max-seconds 8 --json cal.json \
-    --csv cal.csv
+    --csv cal.csv --plot "q'plot" --force
+[ "$(cat victim)" = precious ] && [ ! -L "q'plot/calibration.svg" ] &&
+    grep -q '<svg' "q'plot/calibration.svg" && ! grep -q 'not found' err
+check $? "calibrate --plot \"q'plot\" --force: a chart over a symlink replaces the link, not its target"
+mkdir pl2 && echo old >pl2/calibration.svg
+run 2 "calibrate --plot DIR over an existing chart without --force: refused before the budget" \
+    timeout 20 "$TC" calibrate --max-seconds 300 --json c2.json --csv c2.csv --plot pl2
+[ "$(cat pl2/calibration.svg)" = old ] && [ ! -e c2.json ]
+check $? "... and the chart is untouched"
 python3 "$LC" fit cal.csv cal.json 2>err &&
     [ "$(sed -n 2p cal.csv | cut -d, -f6)" = solved ]
 check $? "calibrate: CSV and JSON agree, the fit recomputed, degrees D_reg or D_reg + 1"

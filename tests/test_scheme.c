@@ -1028,6 +1028,62 @@ START_TEST(test_null_arguments)
 }
 END_TEST
 
+/* A handle not from the table (a zeroed block, a pointer into the middle of
+ * an entry) is refused by every entry point: never a crash, and never a
+ * verification that compares nothing. */
+START_TEST(test_foreign_params)
+{
+    const tts_params *p = set(_i);
+    static uint8_t pk[MAXPK], pk2[MAXPK];
+    static _Alignas(64) uint8_t zero[4096];
+    uint8_t sk[MAXSK], sig[50], d[36] = {0}, out[36], seed[32] = {0}, msg[8] = {0}, sm[100];
+    unsigned long long len = 0;
+    make_key(p, pk, sk, 13);
+    ck_assert_int_eq(tts_sign(p, sig, msg, 8, sk), TTS_OK);
+    ck_assert_int_eq(tts_crypto_sign(p, sm, &len, msg, 8, sk, NULL, NULL), 0);
+    const tts_params *bad[] = {
+        (const tts_params *)zero,
+        (const tts_params *)((const char *)p + 8),
+        (const tts_params *)((const char *)p + 1),
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        const tts_params *f = bad[b];
+        ck_assert_ptr_null(tts_params_name(f));
+        ck_assert_uint_eq(tts_pk_bytes(f), 0);
+        ck_assert_uint_eq(tts_sk_bytes(f), 0);
+        ck_assert_uint_eq(tts_sig_bytes(f), 0);
+        ck_assert_uint_eq(tts_digest_bytes(f), 0);
+        ck_assert_uint_eq(tts_params_m(f), 0);
+        ck_assert_uint_eq(tts_params_n(f), 0);
+        ck_assert_uint_eq(tts_params_v(f), 0);
+        ck_assert_uint_eq(tts_params_a(f), 0);
+        ck_assert_uint_eq(tts_params_b(f), 0);
+        ck_assert_uint_eq(tts_params_coeffs(f), 0);
+        ck_assert_uint_eq(tts_keypair_workspace_bytes(f), 0);
+        ck_assert_int_eq(tts_verify(f, sig, msg, 8, pk), TTS_EINVAL);
+        ck_assert_int_eq(tts_verify_digest(f, sig, d, pk), TTS_EINVAL);
+        ck_assert_int_eq(tts_crypto_sign_open(f, out, &len, sm, len, pk), -1);
+        ck_assert_int_eq(tts_sign(f, sig, msg, 8, sk), TTS_EINVAL);
+        ck_assert_int_eq(tts_sign_rng(f, sig, msg, 8, sk, NULL, NULL), TTS_EINVAL);
+        ck_assert_int_eq(tts_sign_digest(f, sig, d, sk, NULL, NULL), TTS_EINVAL);
+        ck_assert_int_eq(tts_crypto_sign(f, sm, &len, msg, 8, sk, NULL, NULL), -1);
+        ck_assert_int_eq(tts_pk_eval(f, out, sig, pk), TTS_EINVAL);
+        ck_assert_int_eq(tts_digest(f, out, msg, 8), TTS_EINVAL);
+        ck_assert_int_eq(tts_sk_check(f, sk), TTS_EINVAL);
+        ck_assert_int_eq(tts_pk_from_sk(f, pk2, sk), TTS_EINVAL);
+        ck_assert_int_eq(tts_pk_from_sk_ws(f, pk2, sk, pk2, sizeof pk2), TTS_EINVAL);
+        ck_assert_int_eq(tts_keypair(f, pk2, sk), TTS_EINVAL);
+        ck_assert_int_eq(tts_keypair_rng(f, pk2, sk, NULL, NULL), TTS_EINVAL);
+        ck_assert_int_eq(tts_keypair_from_seed(f, pk2, sk, seed), TTS_EINVAL);
+        ck_assert_int_eq(tts_keypair_from_seed_ws(f, pk2, sk, seed, pk2, sizeof pk2),
+                         TTS_EINVAL);
+        ck_assert_int_eq(tts_crypto_sign_keypair(f, pk2, sk, NULL, NULL), -1);
+    }
+    /* the real handle still works, and the key was not touched */
+    ck_assert_int_eq(tts_verify(p, sig, msg, 8, pk), TTS_OK);
+}
+END_TEST
+
 START_TEST(test_backend)
 {
     const char *before = tts_backend();
@@ -1279,6 +1335,7 @@ static Suite *scheme_suite(void)
 
     tc = tcase_create("api");
     tcase_add_loop_test(tc, test_null_arguments, 0, 8);
+    tcase_add_loop_test(tc, test_foreign_params, 0, 8);
     tcase_add_test(tc, test_backend);
     tcase_add_test(tc, test_strerror);
     tcase_add_loop_test(tc, test_hostile_buffers, 0, 8);

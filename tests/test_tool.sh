@@ -68,6 +68,13 @@ check $? "params gives a keygen workspace within 16 KB above (2n + 1) n m"
 
 # ---- keygen -----------------------------------------------------------------
 printf '0123456789abcdef0123456789ABCDEF' > seed
+# a seed is as secret as a key: the same permission rule
+chmod 644 seed
+refuse "chmod 600 seed" "keygen --seed of a seed others may read: refused with the chmod" \
+    "$TTS" keygen --seed seed -o alice
+[ ! -e alice.sec ]
+check $? "... and no key written"
+chmod 600 seed
 run 0 "keygen --seed writes a key pair" "$TTS" keygen --seed seed -o alice
 run 0 "keygen with the same seed again" "$TTS" keygen --seed seed -o alice2
 cmp -s alice.pub alice2.pub && cmp -s alice.sec alice2.sec
@@ -118,9 +125,10 @@ run 0 "--params=20,26 (attached value) is accepted" \
 refuse "unknown parameter set" "keygen --params with an unknown set" \
     "$TTS" keygen --params "TTS(17,23)" -o nope
 
-head -c 31 seed > seed31
+head -c 31 seed > seed31 && chmod 600 seed31
 refuse "32" "a 31-byte seed file is refused" "$TTS" keygen --seed seed31 -o s31
 cat seed seed31 > seed63
+chmod 600 seed31 seed63
 refuse "32" "a 63-byte seed file is refused" "$TTS" keygen --seed seed63 -o s63
 [ ! -e s31.pub ] && [ ! -e s31.sec ] && [ ! -e s63.sec ]
 check $? "a refused seed writes no files"

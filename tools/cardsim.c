@@ -1,6 +1,7 @@
 /* cardsim: batches of APDUs run through s51 (see cardsim.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cardsim.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ static int write_request(card_batch *b, size_t k, const char *path)
 static int simulate(card_batch *b, const char *req, const char *resp,
                     unsigned long long *ticks)
 {
-    char xtal[32], ifopt[2048], sopt[2048], outp[1024];
+    char xtal[32], ifopt[8500], sopt[8500], outp[4300];
     snprintf(xtal, sizeof xtal, "%gM", b->mhz);
     snprintf(ifopt, sizeof ifopt, "if=xram[0xffff],in=%s,out=%s", req, resp);
     snprintf(sopt, sizeof sopt, "in=%s,out=%s", req, resp);
@@ -127,10 +128,26 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     int in[2];
     if (pipe(in))
         return -1;
+    /* the simulator in its own process group, listed for the signal
+     * handler of tools/fileio.h (a signal kills it, not only us) */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
+    if (pid > 0) {
+        setpgid(pid, pid);
+        fileio_child_add(pid);
+    }
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         dup2(in[0], 0);
         close(in[0]);
         close(in[1]);
@@ -173,11 +190,15 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid)
             break;
-        if (w < 0 && errno != EINTR)
+        if (w < 0 && errno != EINTR) {
+            fileio_child_done(pid);
             return -1;
+        }
         if (limit > 0 && waited >= limit * 10) {
+            kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             waitpid(pid, &st, 0);
+            fileio_child_done(pid);
             fprintf(stderr, "tts-card: the simulator ran longer than %ld s; stopped\n", limit);
             unlink(outp);
             return -1;
@@ -186,6 +207,7 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         nanosleep(&tick, NULL);
         waited++;
     }
+    fileio_child_done(pid);
     FILE *o = fopen(outp, "r");
     *ticks = 0;
     int hi_lines = 0, hi_bad = 0;
@@ -228,9 +250,15 @@ static int simulate(card_batch *b, const char *req, const char *resp,
 
 static int run_k(card_batch *b, size_t k, int parse)
 {
-    char dir[] = "/tmp/tts-card.XXXXXX", req[64], resp[64];
-    if (!mkdtemp(dir))
+    /* the session folder: under $TMPDIR, listed for the signal handler;
+     * its request file may hold a raw secret key (PUT KEY, the --eeprom
+     * replay), so it is overwritten before removal, on every path */
+    char dir[4096], req[4200], resp[4200], err[512];
+    if (fileio_temp_dir(dir, sizeof dir, "tts-card", FILEIO_SECRET, err, sizeof err) !=
+        FILEIO_OK) {
+        fprintf(stderr, "tts-card: %s\n", err);
         return -1;
+    }
     snprintf(req, sizeof req, "%s/req", dir);
     snprintf(resp, sizeof resp, "%s/resp", dir);
     int rc = write_request(b, k, req);
@@ -272,9 +300,7 @@ static int run_k(card_batch *b, size_t k, int parse)
             rc = -1;
         }
     }
-    unlink(req);
-    unlink(resp);
-    rmdir(dir);
+    fileio_temp_done(dir, 1);
     return rc;
 }
 

@@ -2,7 +2,7 @@
  * tts-challenge export, toy and calibrate: the attack lab's command line
  * over challenge/ (export.c, lab.c). Manual: tools/tts-challenge.1.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include <errno.h>
 #include <math.h>
@@ -24,7 +24,7 @@ typedef struct {
     const char *format, *fix_seed, *solver;
     unsigned message, equations, vars, fix, max_tries;
     double timeout, max_seconds;
-    int force, has_fix;
+    int force, has_fix, full_signature;
 } lab_args;
 
 static int parse_seconds(const char *arg, const char *name, double *out)
@@ -71,6 +71,10 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
             return fail("%s: unknown option '%s'", cmd, o);
         if (strcmp(o, "--force") == 0) {
             a->force = 1;
+            continue;
+        }
+        if (strcmp(o, "--full-signature") == 0) {
+            a->full_signature = 1;
             continue;
         }
         if (!v)
@@ -164,14 +168,44 @@ static void hex(FILE *o, const uint8_t *b, size_t n)
         fprintf(o, "%02x", b[i]);
 }
 
-/* A report file: the text of o written to path with the file rules. */
-static int finish(FILE *o, int force, int discard)
+/* A report file: the text of o written to path with the file rules
+ * (flags: FILEIO_FORCE, FILEIO_SECRET). */
+static int finish(FILE *o, unsigned flags, int discard)
 {
     char err[1024];
 
-    if (fileio_stream_close(o, force ? FILEIO_FORCE : 0, discard, err,
-                            sizeof err) != FILEIO_OK)
+    if (fileio_stream_close(o, flags, discard, err, sizeof err) != FILEIO_OK)
         return fail("%s", err);
+    return ST_OK;
+}
+
+/* Before any work: the secret input named as an input, and every output
+ * of a claimed under the file rules (an input, or one file named twice, is
+ * refused at once, not after the solver's budget). */
+static int claim(const char *cmd, const lab_args *a)
+{
+    const char *outs[] = {a->out, a->json, a->csv};
+    unsigned fl = a->force ? FILEIO_FORCE : 0;
+    char err[1024], path[4200];
+    struct stat st;
+
+    fileio_note_input(a->seed);
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        if (!outs[i])
+            continue;
+        int rc = fileio_claim_output(outs[i], fl, err, sizeof err);
+        if (rc != FILEIO_OK)
+            return fail("%s: %s%s", cmd, err, rc == FILEIO_EXISTS
+                        ? " (--force replaces it)" : "");
+    }
+    for (size_t i = 0; a->plot && i < 3 && stat(a->plot, &st) == 0; i++) {
+        static const char *const chart[] = {"dat", "gp", "svg"};
+        snprintf(path, sizeof path, "%s/calibration.%s", a->plot, chart[i]);
+        int rc = fileio_claim_output(path, fl, err, sizeof err);
+        if (rc != FILEIO_OK)
+            return fail("%s: --plot: %s%s", cmd, err, rc == FILEIO_EXISTS
+                        ? " (--force replaces it)" : "");
+    }
     return ST_OK;
 }
 
@@ -202,7 +236,8 @@ int cmd_export(int argc, char **argv)
     char origin[256], seedhex[65];
 
     if (parse_args("export", argc, argv, &a, " DIR --set --message --format "
-                   "-o --fix --fix-seed --pk-sha256 --force ") != ST_OK)
+                   "-o --fix --fix-seed --pk-sha256 --force ") != ST_OK ||
+        claim("export", &a) != ST_OK)
         return ST_ERROR;
     if (!a.format || !a.out)
         return fail("export: usage: export DIR --message I --format "
@@ -255,7 +290,7 @@ int cmd_export(int argc, char **argv)
         chal_system_free(&sub);
     chal_system_free(&full);
     chal_target_free(&t);
-    if (finish(o, a.force, rc != CHAL_OK) != ST_OK)
+    if (finish(o, a.force ? FILEIO_FORCE : 0, rc != CHAL_OK) != ST_OK)
         return ST_ERROR;
     return rc == CHAL_OK ? ST_OK : fail("export: write error");
 }
@@ -291,7 +326,8 @@ int cmd_toy(int argc, char **argv)
 
     if (parse_args("toy", argc, argv, &a, " DIR --set --message --equations "
                    "--vars --solver --seed --fix-seed --max-tries --timeout "
-                   "--json --pk-sha256 --force ") != ST_OK)
+                   "--json --pk-sha256 --force --full-signature ") != ST_OK ||
+        claim("toy", &a) != ST_OK)
         return ST_ERROR;
     if (!a.equations || !a.vars || !a.json)
         return fail("toy: usage: toy DIR --message I --equations E --vars V "
@@ -328,8 +364,21 @@ int cmd_toy(int argc, char **argv)
         }
         o.genuine = sig;
     }
+    if (a.full_signature && !o.genuine) {
+        fail("toy: --full-signature goes with --seed (the genuine branch)");
+        goto out;
+    }
     if (!(js = start(a.json, a.force)))
         goto out;
+    /* The genuine branch's w_V..w_{n-1} are the issuer's real signature of
+     * a live message: its report is a secret (0600), and names only the V
+     * solved unknowns unless --full-signature asks for all n. */
+    unsigned shown = o.genuine && !a.full_signature ? a.vars : n;
+    if (o.genuine)
+        fprintf(stderr, "toy: warning: the genuine branch uses the issuer's "
+                "signature of %s message %u; %s is written as a secret file "
+                "(mode 0600)%s\n", tts_params_name(t.p), t.message, a.json,
+                a.full_signature ? " and holds the whole signature" : "");
     o.t = &t;
     o.equations = a.equations;
     o.vars = a.vars;
@@ -364,30 +413,40 @@ int cmd_toy(int argc, char **argv)
     }
     fprintf(js, "  \"status\": \"%s\",\n  \"satisfied\": %s,\n",
             status_name(r.status), r.satisfied ? "true" : "false");
+    /* a Groebner basis time only where the solver finished one */
+    char gbs[32] = "null";
+    if (r.status != CHAL_SOLVE_TIMEOUT)
+        snprintf(gbs, sizeof gbs, "%.3f", r.gb_seconds);
     if (r.status == CHAL_SOLVE_FOUND) {
         fprintf(js, "  \"w\": \"");
-        hex(js, r.w, n);
+        hex(js, r.w, shown);
         fprintf(js, "\",\n");
     }
-    fprintf(js, "  \"solver\": \"Singular %u.%u.%u\",\n  \"algorithm\": "
+    if (r.solver_version)
+        fprintf(js, "  \"solver\": \"Singular %u.%u.%u\",\n",
+                r.solver_version / 1000, r.solver_version / 100 % 10,
+                r.solver_version / 10 % 10);
+    else /* stopped before it said */
+        fprintf(js, "  \"solver\": \"Singular (version not reported)\",\n");
+    fprintf(js, "  \"algorithm\": "
             "\"slimgb, degree reverse lexicographic\",\n"
-            "  \"seconds\": %.3f,\n  \"groebner_seconds\": %.3f,\n"
+            "  \"seconds\": %.3f,\n  \"groebner_seconds\": %s,\n"
             "  \"tries\": %u,\n  \"max_degree\": %u,\n"
             "  \"predicted_dreg\": %u,\n  \"predicted_solver_degree\": %u\n}\n",
-            r.solver_version / 1000, r.solver_version / 100 % 10,
-            r.solver_version / 10 % 10, r.seconds, r.gb_seconds, r.tries,
-            r.max_degree, r.predicted_dreg, r.predicted_degree);
-    if (finish(js, a.force, 0) != ST_OK) {
+            r.seconds, gbs, r.tries, r.max_degree, r.predicted_dreg,
+            r.predicted_degree);
+    if (finish(js, (a.force ? FILEIO_FORCE : 0) |
+                       (o.genuine ? FILEIO_SECRET : 0), 0) != ST_OK) {
         js = NULL;
         goto out;
     }
     js = NULL;
     if (r.satisfied) {
         printf("solved: %u equations of %s in %u unknowns, %.2f s, %u "
-               "tries, degree %u (D_reg %u); w = ", a.equations,
+               "tries, degree %u (D_reg %u); w%s = ", a.equations,
                tts_params_name(t.p), a.vars, r.seconds, r.tries, r.max_degree,
-               r.predicted_dreg);
-        hex(stdout, r.w, n);
+               r.predicted_dreg, shown < n ? "_0..w_V-1" : "");
+        hex(stdout, r.w, shown);
         printf("\n");
         st = ST_OK;
     } else {
@@ -398,7 +457,7 @@ int cmd_toy(int argc, char **argv)
     }
 out:
     if (js)
-        finish(js, a.force, 1);
+        finish(js, a.force ? FILEIO_FORCE : 0, 1);
     chal_target_free(&t);
     return st;
 }
@@ -456,19 +515,21 @@ static void calib_csv(FILE *o, const chal_calibration *c)
 }
 
 /* DIR/calibration.dat and DIR/calibration.gp; gnuplot, if on PATH, turns
- * them into DIR/calibration.svg. */
+ * them into DIR/calibration.svg, made in a temporary folder and committed
+ * by the file rules like the other outputs. */
 static int calib_plot(const char *dir, const chal_calibration *c, int force)
 {
-    char dat[4096], gp[4096], svg[4096];
+    char *text[2] = {NULL, NULL}, path[4200], err[1024];
+    size_t len[2] = {0, 0};
+    static const char *const name[2] = {"calibration.dat", "calibration.gp"};
+    unsigned fl = force ? FILEIO_FORCE : 0;
     FILE *o;
+    int st = ST_ERROR;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return fail("--plot: %s: %s", dir, strerror(errno));
-    snprintf(dat, sizeof dat, "%s/calibration.dat", dir);
-    snprintf(gp, sizeof gp, "%s/calibration.gp", dir);
-    snprintf(svg, sizeof svg, "%s/calibration.svg", dir);
-    if (!(o = start(dat, force)))
-        return ST_ERROR;
+    if (!(o = open_memstream(&text[0], &len[0])))
+        return fail("out of memory");
     fprintf(o, "# model_bits log2_groebner_seconds equations vars fitted\n");
     for (unsigned i = 0; i < c->npoints; i++) {
         const chal_calib_point *q = &c->points[i];
@@ -476,8 +537,10 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
             fprintf(o, "%.3f %.4f %u %u %d\n", q->model_bits,
                     log2(q->gb_seconds), q->equations, q->vars, q->fitted);
     }
-    if (finish(o, force, 0) != ST_OK || !(o = start(gp, force)))
-        return ST_ERROR;
+    if (fclose(o) != 0 || !(o = open_memstream(&text[1], &len[1]))) {
+        free(text[0]);
+        return fail("out of memory");
+    }
     fprintf(o, "set terminal svg size 720,480 font 'sans,12'\n"
             "set output 'calibration.svg'\n"
             "set title \"%s: Singular slimgb time against the model\"\n"
@@ -496,21 +559,39 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
     else
         fprintf(o, "plot 'calibration.dat' using 1:2 with points pt 7 "
                 "title 'measured'\n");
-    if (finish(o, force, 0) != ST_OK)
-        return ST_ERROR;
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot calibration.gp", dir);
-    if (strchr(dir, '\'') || system("command -v gnuplot >/dev/null 2>&1")) {
-        fprintf(stderr, "calibrate: gnuplot not found: %s and %s written; "
-                "run gnuplot calibration.gp in %s for the plot (Debian: "
-                "gnuplot-nox)\n", dat, gp, dir);
-        return ST_OK;
+    if (fclose(o) != 0) {
+        free(text[0]);
+        free(text[1]);
+        return fail("out of memory");
     }
-    int rc = system(cmd);
-    if (rc != 0)
-        return fail("calibrate: gnuplot failed on %s", gp);
-    fprintf(stderr, "calibrate: plot in %s\n", svg);
-    return ST_OK;
+    fileio_out in[2] = {{name[0], text[0], len[0], 0},
+                        {name[1], text[1], len[1], 0}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+        if (fileio_write(path, text[i], len[i], fl, err, sizeof err) !=
+            FILEIO_OK) {
+            fail("calibrate: --plot: %s", err);
+            goto out;
+        }
+    }
+    char *argv[] = {"gnuplot", "calibration.gp", NULL};
+    int rc = fileio_run_in(argv, in, 2, dir, fl, err, sizeof err);
+    if (rc == FILEIO_NOPROG) {
+        fprintf(stderr, "calibrate: gnuplot not found on PATH: %s/%s and "
+                "%s/%s written; run gnuplot calibration.gp in %s for the "
+                "plot (Debian: gnuplot-nox)\n", dir, name[0], dir, name[1],
+                dir);
+        st = ST_OK;
+    } else if (rc != FILEIO_OK) {
+        fail("calibrate: --plot: %s", err);
+    } else {
+        fprintf(stderr, "calibrate: plot in %s/calibration.svg\n", dir);
+        st = ST_OK;
+    }
+out:
+    free(text[0]);
+    free(text[1]);
+    return st;
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -521,7 +602,8 @@ int cmd_calibrate(int argc, char **argv)
     static chal_calibration c;
 
     if (parse_args("calibrate", argc, argv, &a, " --set --seed --max-seconds "
-                   "--json --csv --plot --solver --force ") != ST_OK)
+                   "--json --csv --plot --solver --force ") != ST_OK ||
+        claim("calibrate", &a) != ST_OK)
         return ST_ERROR;
     if (!a.json || !a.csv)
         return fail("calibrate: usage: calibrate --json FILE --csv FILE "
@@ -537,7 +619,7 @@ int cmd_calibrate(int argc, char **argv)
     FILE *js = start(a.json, a.force), *cs = js ? start(a.csv, a.force) : NULL;
     if (!cs) {
         if (js)
-            finish(js, a.force, 1);
+            finish(js, a.force ? FILEIO_FORCE : 0, 1);
         return ST_ERROR;
     }
     double budget = a.max_seconds > 0 ? a.max_seconds : 300;
@@ -547,14 +629,14 @@ int cmd_calibrate(int argc, char **argv)
     int rc = chal_calibrate(&c, p, master, budget, stderr, err, sizeof err);
     sodium_memzero(master, sizeof master);
     if (rc != CHAL_OK) {
-        finish(js, a.force, 1);
-        finish(cs, a.force, 1);
+        finish(js, a.force ? FILEIO_FORCE : 0, 1);
+        finish(cs, a.force ? FILEIO_FORCE : 0, 1);
         return fail("calibrate: %s", err);
     }
     calib_json(js, &c);
     calib_csv(cs, &c);
-    if (finish(js, a.force, 0) != ST_OK ||
-        finish(cs, a.force, 0) != ST_OK)
+    if (finish(js, a.force ? FILEIO_FORCE : 0, 0) != ST_OK ||
+        finish(cs, a.force ? FILEIO_FORCE : 0, 0) != ST_OK)
         return ST_ERROR;
     fprintf(stderr, "calibrate: %u sizes in %.0f s (%s); ", c.npoints,
             c.elapsed, c.stopped);

@@ -3,6 +3,7 @@
 
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -29,6 +34,26 @@ static void say(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+}
+
+const char *fileio_shown(char *out, size_t len, const char *name)
+{
+    size_t o = 0;
+
+    if (!len)
+        return out;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        char e[5];
+        int el = *c < 0x20 || *c >= 0x7f || *c == '\\'
+                     ? snprintf(e, sizeof e, "\\x%02x", *c)
+                     : (e[0] = (char)*c, 1);
+        if (o + (size_t)el + 1 > len)
+            break;
+        memcpy(out + o, e, (size_t)el);
+        o += (size_t)el;
+    }
+    out[o] = '\0';
+    return out;
 }
 
 const char *fileio_display(const char *path)
@@ -58,7 +83,78 @@ static const char *not_regular(mode_t m)
     return "is not a regular file";
 }
 
+/* ---- the inputs of this run --------------------------------------------- */
+
+#define MAX_INPUTS 64
+
+static struct {
+    dev_t dev;
+    ino_t ino;
+    char name[256];
+} inputs[MAX_INPUTS];
+static size_t ninputs;
+
+static void note(const struct stat *st, const char *path)
+{
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+            return;
+    if (ninputs == MAX_INPUTS)
+        return;
+    inputs[ninputs].dev = st->st_dev;
+    inputs[ninputs].ino = st->st_ino;
+    snprintf(inputs[ninputs].name, sizeof inputs[0].name, "%s", path);
+    ninputs++;
+}
+
+void fileio_note_input(const char *path)
+{
+    struct stat st;
+
+    if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0)
+        note(&st, path);
+}
+
+void fileio_note_input_fd(int fd, const char *path)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) == 0)
+        note(&st, path);
+}
+
+/* The input that st is, or NULL. */
+static const char *input_of(const struct stat *st)
+{
+    for (size_t i = 0; i < ninputs; i++)
+        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+            return inputs[i].name;
+    return NULL;
+}
+
+int fileio_check_private(const char *path, mode_t mode, char *err,
+                         size_t errlen)
+{
+    if (!(mode & 077))
+        return FILEIO_OK;
+    if (strcmp(path, "-") == 0)
+        say(err, errlen, "standard input: permissions %04o let others "
+            "access this secret file", (unsigned)(mode & 07777));
+    else
+        say(err, errlen, "%s: permissions %04o let others access this "
+            "secret file; run: chmod 600 %s", path,
+            (unsigned)(mode & 07777), path);
+    return FILEIO_ERROR;
+}
+
 /* ---- reading ------------------------------------------------------------- */
+
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
+#ifndef SYSFS_MAGIC
+#define SYSFS_MAGIC 0x62656572
+#endif
 
 int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
                       char *err, size_t errlen)
@@ -86,6 +182,20 @@ int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
             not_regular(st.st_mode));
         goto fail;
     }
+    struct statfs fs;
+    if (!stream && fstatfs(f, &fs) == 0 &&
+        (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC)) {
+        /* their "regular" files may block a read forever (/proc/kmsg) */
+        say(err, errlen, "%s is a kernel interface file (/proc, /sys), not "
+            "a regular file", path);
+        goto fail;
+    }
+    if ((flags & FILEIO_SECRET) &&
+        fileio_check_private(path, S_ISREG(st.st_mode) ? st.st_mode : 0,
+                             err, errlen) != FILEIO_OK)
+        goto fail;
+    if (!stream)
+        note(&st, path);
     if (!stream) {
         int fl = fcntl(f, F_GETFL);
         if (fl < 0 || fcntl(f, F_SETFL, fl & ~O_NONBLOCK) != 0) {
@@ -263,6 +373,14 @@ int fileio_check_output(const char *path, unsigned flags, char *err,
         return FILEIO_ERROR;
     }
     struct stat target;
+    const char *in = input_of(&st);
+    if (!in && stat(path, &target) == 0)
+        in = input_of(&target);
+    if (in && !(flags & FILEIO_INPLACE)) {
+        say(err, errlen, "%s: the output is the input %s; refusing to "
+            "overwrite it", path, in);
+        return FILEIO_ERROR;
+    }
     if (S_ISLNK(st.st_mode) && stat(path, &target) == 0 &&
         !S_ISREG(target.st_mode)) {
         say(err, errlen, "%s: a symbolic link to %s; refusing to "
@@ -288,6 +406,50 @@ int fileio_same_file(const char *output, const char *input)
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* ---- the outputs of this run ------------------------------------------- */
+
+#define MAX_CLAIMS 16
+
+static char claims[MAX_CLAIMS][4096];
+static size_t nclaims;
+
+/* path with its folder resolved ("a/../b" and "./b" are one name). */
+static void canonical(char *out, size_t len, const char *path)
+{
+    char dir[4096], real[4096];
+    const char *slash = strrchr(path, '/');
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+             slash ? path : ".");
+    int r = realpath(dir, real)
+                ? snprintf(out, len, "%s/%s", real, slash ? slash + 1 : path)
+                : -1;
+    if (r < 0 || (size_t)r >= len)
+        snprintf(out, len, "%s", path);
+}
+
+int fileio_claim_output(const char *path, unsigned flags, char *err,
+                        size_t errlen)
+{
+    char c[4096];
+    struct stat a, b;
+    int rc = fileio_check_output(path, flags, err, errlen);
+
+    if (rc != FILEIO_OK || strcmp(path, "-") == 0)
+        return rc;
+    canonical(c, sizeof c, path);
+    for (size_t i = 0; i < nclaims; i++)
+        if (strcmp(claims[i], c) == 0 ||
+            (lstat(claims[i], &a) == 0 && lstat(c, &b) == 0 &&
+             a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+            say(err, errlen, "%s: named twice as an output", path);
+            return FILEIO_ERROR;
+        }
+    if (nclaims < MAX_CLAIMS)
+        snprintf(claims[nclaims++], sizeof claims[0], "%s", c);
+    return FILEIO_OK;
+}
+
 /* One file on its way: the temporary it is staged in and, once committed,
  * the hard link that keeps the file it replaced. */
 struct stage {
@@ -295,13 +457,13 @@ struct stage {
     int staged, committed, kept, moved;
 };
 
-/* "DIR/.BASE.WHAT-XXXXXX" beside path. */
+/* "DIR/.tts-WHAT-XXXXXX" beside path: a short name (15 bytes), so that
+ * every name a folder takes can be written. */
 static int sibling(char *out, size_t len, const char *path, const char *what)
 {
     const char *slash = strrchr(path, '/');
     int dl = slash ? (int)(slash - path + 1) : 0;
-    int r = snprintf(out, len, "%.*s.%s.%s-XXXXXX", dl, path,
-                     slash ? slash + 1 : path, what);
+    int r = snprintf(out, len, "%.*s.tts-%s-XXXXXX", dl, path, what);
     return r > 0 && (size_t)r < len ? 0 : -1;
 }
 
@@ -445,6 +607,53 @@ static int write_stdout(const void *data, size_t len, char *err,
     return FILEIO_OK;
 }
 
+/* An exclusive lock (flock) on each folder of outs, taken in the order of
+ * their inode numbers: two runs committing to one folder take turns, so
+ * that a set of files (a key pair) is never mixed from both. Best effort
+ * on a file system without flock. The number of descriptors in fds. */
+static size_t lock_folders(const fileio_out *outs, size_t n, int *fds)
+{
+    struct stat st[MAX_OUTS];
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        char dir[4096];
+        const char *slash = strrchr(outs[i].path, '/');
+        snprintf(dir, sizeof dir, "%.*s",
+                 slash ? (int)(slash - outs[i].path) + 1 : 1,
+                 slash ? outs[i].path : ".");
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat t;
+        size_t j = 0;
+        if (fstat(fd, &t) != 0)
+            j = k;
+        else
+            while (j < k && !(st[j].st_dev == t.st_dev &&
+                              st[j].st_ino == t.st_ino))
+                j++;
+        if (j < k || fstat(fd, &t) != 0) {
+            (void)close(fd);
+            continue;
+        }
+        /* insertion by (device, inode) */
+        for (j = k; j > 0 && (st[j - 1].st_dev > t.st_dev ||
+                              (st[j - 1].st_dev == t.st_dev &&
+                               st[j - 1].st_ino > t.st_ino)); j--) {
+            st[j] = st[j - 1];
+            fds[j] = fds[j - 1];
+        }
+        st[j] = t;
+        fds[j] = fd;
+        k++;
+    }
+    for (size_t i = 0; i < k; i++)
+        while (flock(fds[i], LOCK_EX) != 0 && errno == EINTR)
+            ;
+    return k;
+}
+
 int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen)
 {
     struct stage s[MAX_OUTS];
@@ -481,6 +690,9 @@ int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen)
     sigaddset(&block, SIGHUP);
     sigaddset(&block, SIGQUIT);
     sigaddset(&block, SIGPIPE);
+    /* the lock first: a run waiting for it can still be interrupted */
+    int locks[MAX_OUTS];
+    size_t nlocks = lock_folders(outs, n, locks);
     sigprocmask(SIG_BLOCK, &block, &old);
     memset(s, 0, n * sizeof s[0]);
     for (size_t i = 0; rc == FILEIO_OK && i < n; i++)
@@ -496,6 +708,8 @@ int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen)
             sync_dir(outs[i].path);
         }
     }
+    for (size_t i = 0; i < nlocks; i++)
+        (void)close(locks[i]); /* releases the lock */
     sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
@@ -548,4 +762,349 @@ int fileio_stream_close(FILE *f, unsigned flags, int discard, char *err,
     }
     say(err, errlen, "internal error: not a stream");
     return FILEIO_ERROR;
+}
+
+/* ---- what a signal must not leave behind ---------------------------------- */
+
+#define MAX_TEMPS 8
+#define MAX_CHILDREN 4
+
+static struct {
+    char path[4096];
+    volatile sig_atomic_t used;
+    int secret;
+} temps[MAX_TEMPS];
+static volatile pid_t children[MAX_CHILDREN];
+
+/* Overwrite a file's bytes with zeros (async-signal-safe). */
+static void wipe_at(int dfd, const char *name)
+{
+    static const char zero[4096];
+    struct stat st;
+    int fd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        for (off_t left = st.st_size; left > 0;) {
+            ssize_t w = write(fd, zero, left < (off_t)sizeof zero
+                                            ? (size_t)left : sizeof zero);
+            if (w <= 0)
+                break;
+            left -= w;
+        }
+    (void)fsync(fd);
+    (void)close(fd);
+}
+
+/* Remove name (a file, or a folder and all below it) relative to dfd,
+ * wiping files first if secret. Only async-signal-safe calls: the folder
+ * is read with getdents64, not readdir. */
+static void remove_at(int dfd, const char *name, int secret, int depth)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                   O_CLOEXEC);
+    if (fd < 0) {
+        if (secret)
+            wipe_at(dfd, name);
+        (void)unlinkat(dfd, name, 0);
+        return;
+    }
+#ifdef SYS_getdents64
+    struct ent {
+        uint64_t ino;
+        int64_t off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+    };
+    char buf[4096] __attribute__((aligned(8)));
+    /* entries are re-read from the start until the folder is empty:
+     * removing while reading may make the kernel skip some */
+    for (int pass = 0; depth < 8 && pass < 1000; pass++) {
+        long got, seen = 0;
+        (void)lseek(fd, 0, SEEK_SET);
+        while ((got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+            for (long off = 0; off < got;) {
+                struct ent *e = (struct ent *)(buf + off);
+                off += e->reclen;
+                if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
+                    continue;
+                seen++;
+                remove_at(fd, e->name, secret, depth + 1);
+            }
+        if (!seen)
+            break;
+    }
+#endif
+    (void)close(fd);
+    (void)unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+static void remove_all(void)
+{
+    for (size_t i = 0; i < MAX_CHILDREN; i++)
+        if (children[i] > 0) {
+            (void)kill(-children[i], SIGKILL);
+            (void)kill(children[i], SIGKILL);
+        }
+    for (size_t i = 0; i < MAX_TEMPS; i++)
+        if (temps[i].used) {
+            remove_at(AT_FDCWD, temps[i].path, temps[i].secret, 0);
+            temps[i].used = 0;
+        }
+}
+
+static void on_signal(int sig)
+{
+    sigset_t set;
+
+    remove_all();
+    /* then die of the signal, for the conventional status */
+    signal(sig, SIG_DFL);
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+}
+
+/* Handlers for SIGINT, SIGTERM and SIGHUP (a signal the caller ignores,
+ * as nohup does, stays ignored), and the same removal at exit. */
+static void guard(void)
+{
+    static int done;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+
+    if (done)
+        return;
+    done = 1;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigfillset(&sa.sa_mask);
+        (void)sigaction(sigs[i], &sa, NULL);
+    }
+    atexit(remove_all);
+}
+
+/* Signals blocked while the lists change. */
+static void hold(sigset_t *old)
+{
+    sigset_t all;
+
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, old);
+}
+
+/* path from the root; -1 if too long. */
+static int absolute(char *out, size_t len, const char *path)
+{
+    char cwd[4096];
+    int r;
+
+    if (path[0] == '/')
+        r = snprintf(out, len, "%s", path);
+    else if (getcwd(cwd, sizeof cwd))
+        r = snprintf(out, len, "%s/%s", cwd, path);
+    else
+        r = -1;
+    return r < 0 || (size_t)r >= len ? -1 : 0;
+}
+
+int fileio_temp_add(const char *path, unsigned flags)
+{
+    sigset_t old;
+    int rc = FILEIO_ERROR;
+
+    guard();
+    hold(&old);
+    for (size_t i = 0; i < MAX_TEMPS; i++)
+        if (!temps[i].used) {
+            /* absolute: the handler must not depend on a later chdir */
+            if (absolute(temps[i].path, sizeof temps[i].path, path) != 0)
+                break;
+            temps[i].secret = !!(flags & FILEIO_SECRET);
+            temps[i].used = 1;
+            rc = FILEIO_OK;
+            break;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+void fileio_temp_done(const char *path, int remove)
+{
+    sigset_t old;
+    char abs[4096];
+
+    if (absolute(abs, sizeof abs, path) != 0)
+        return;
+    hold(&old);
+    for (size_t i = 0; i < MAX_TEMPS; i++)
+        if (temps[i].used && strcmp(temps[i].path, abs) == 0) {
+            if (remove)
+                remove_at(AT_FDCWD, temps[i].path, temps[i].secret, 0);
+            temps[i].used = 0;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int fileio_temp_dir(char *out, size_t len, const char *prefix,
+                    unsigned flags, char *err, size_t errlen)
+{
+    const char *t = getenv("TMPDIR");
+    char base[4096];
+
+    /* absolute, so that no program it is handed to reads it as an option */
+    if (!t || !*t)
+        t = "/tmp";
+    if (!realpath(t, base)) {
+        say(err, errlen, "TMPDIR %s: %s", t, strerror(errno));
+        return FILEIO_ERROR;
+    }
+    int r = snprintf(out, len, "%s/%s.XXXXXX", base, prefix);
+    if (r < 0 || (size_t)r >= len) {
+        say(err, errlen, "TMPDIR %s: name too long", t);
+        return FILEIO_ERROR;
+    }
+    sigset_t old;
+    guard();
+    hold(&old); /* created and listed at once */
+    if (!mkdtemp(out)) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        say(err, errlen, "%s: cannot create a folder: %s", base,
+            strerror(errno));
+        return FILEIO_ERROR;
+    }
+    int rc = fileio_temp_add(out, flags);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc != FILEIO_OK) {
+        (void)rmdir(out);
+        say(err, errlen, "internal error: too many temporary folders");
+    }
+    return rc;
+}
+
+void fileio_child_add(pid_t pgid)
+{
+    sigset_t old;
+
+    guard();
+    hold(&old);
+    for (size_t i = 0; i < MAX_CHILDREN; i++)
+        if (children[i] <= 0) {
+            children[i] = pgid;
+            break;
+        }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void fileio_child_done(pid_t pgid)
+{
+    sigset_t old;
+
+    hold(&old);
+    for (size_t i = 0; i < MAX_CHILDREN; i++)
+        if (children[i] == pgid)
+            children[i] = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* ---- files made by another program ---------------------------------------- */
+
+/* Run argv in folder dir (its own process group, listed for the signal
+ * handler); its exit status in *status, or -1 if it could not start. */
+static int run_in(char *const argv[], const char *dir, int *status)
+{
+    sigset_t all, old;
+    pid_t pid;
+
+    fflush(NULL);
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    if ((pid = fork()) == 0) {
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        if (chdir(dir) != 0)
+            _exit(126);
+        execvp(argv[0], argv);
+        _exit(errno == ENOENT ? 127 : 126);
+    }
+    if (pid > 0) {
+        setpgid(pid, pid);
+        fileio_child_add(pid);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0)
+        return -1;
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR) {
+            *status = -1;
+            break;
+        }
+    fileio_child_done(pid);
+    return 0;
+}
+
+int fileio_run_in(char *const argv[], const fileio_out *in, size_t nin,
+                  const char *dest, unsigned flags, char *err, size_t errlen)
+{
+    char tmp[4096], path[8192];
+    int rc = FILEIO_OK, st;
+
+    if (fileio_temp_dir(tmp, sizeof tmp, "tts-run", 0, err, errlen) !=
+        FILEIO_OK)
+        return FILEIO_ERROR;
+    for (size_t i = 0; rc == FILEIO_OK && i < nin; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, in[i].path);
+        rc = fileio_write(path, in[i].data, in[i].len, 0, err, errlen);
+    }
+    if (rc == FILEIO_OK && run_in(argv, tmp, &st) != 0) {
+        say(err, errlen, "%s: cannot start it: %s", argv[0],
+            strerror(errno));
+        rc = FILEIO_ERROR;
+    } else if (rc == FILEIO_OK &&
+               !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+            say(err, errlen, "%s: not found on PATH", argv[0]);
+            rc = FILEIO_NOPROG;
+        } else {
+            say(err, errlen, "%s failed (%s %d)", argv[0],
+                WIFEXITED(st) ? "exit status" : "signal",
+                WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+            rc = FILEIO_ERROR;
+        }
+    }
+    /* every file it made, committed into dest under the file rules */
+    DIR *d = rc == FILEIO_OK ? opendir(tmp) : NULL;
+    for (struct dirent *e; d && rc == FILEIO_OK && (e = readdir(d));) {
+        size_t k = 0;
+        while (k < nin && strcmp(in[k].path, e->d_name) != 0)
+            k++;
+        if (e->d_name[0] == '.' || k < nin)
+            continue;
+        uint8_t *b;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", tmp, e->d_name);
+        if ((rc = fileio_read(path, (size_t)1 << 28, 0, &b, &len, NULL, err,
+                              errlen)) != FILEIO_OK)
+            break;
+        snprintf(path, sizeof path, "%s/%s", dest, e->d_name);
+        rc = fileio_write(path, b, len, flags, err, errlen);
+        fileio_free(b, len);
+    }
+    if (d)
+        closedir(d);
+    fileio_temp_done(tmp, 1);
+    return rc;
 }

@@ -55,7 +55,7 @@ static void usage(FILE *f)
             "       tts-bench files      [--quick] [-n RUNS] [REPORTS]\n"
             "       tts-bench table      [--cold] [-n RUNS] [REPORTS]\n"
             "       tts-bench --help\n"
-            "REPORTS: [--json FILE] [--csv FILE] [--plot DIR]\n"
+            "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
             "primitives: keygen/sign/verify of TTS (every backend), ECDSA (sect163k1,\n"
             "  sect163r2, P-256), RSA-PSS (1024, 2048, 3072) and Ed25519; median/min/\n"
             "  max/mean in cycles and ns, key and signature sizes. Warm figures by\n"
@@ -76,6 +76,8 @@ static void usage(FILE *f)
             "--plot DIR: gnuplot script, data and SVG + PNG charts in DIR (made if\n"
             "  missing); needs gnuplot on PATH, else the script and data are written\n"
             "  and the exit status is 1.\n"
+            "--force: replace existing reports and charts (never an input; a link is\n"
+            "  replaced, not followed).\n"
             "exit status: 0 ok, 1 a failed operation, report or chart, 2 usage error.\n");
 }
 
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(a, "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(a, "--force") == 0) {
+            o.force = 1;
         } else if (strcmp(a, "--cold") == 0) {
             cold = 1;
         } else if (strcmp(a, "-n") == 0) {

@@ -49,7 +49,12 @@ static void usage(FILE *f)
 "  --uart            use the simulated UART (images built with CARD_UART)\n"
 "  --report          print machine cycles and ms for every subcommand\n"
 "  --eeprom FILE     restore the card's key state at start, save it at end\n"
+"  --force           replace existing output files (never an input; links are\n"
+"                    replaced, not followed)\n"
 "  -v                show the simulator's output\n"
+"files: an output is never an input, never followed through a link, never\n"
+"  replaces a file without --force, and a signal leaves nothing behind (the\n"
+"  simulator killed, the session folder under $TMPDIR wiped and removed)\n"
 "subcommands:\n"
 "  info                          GET INFO\n"
 "  genkey --seed FILE            GENERATE KEY from a 32-byte seed\n"
@@ -61,7 +66,8 @@ static void usage(FILE *f)
 "  cycles                        GET CYCLES (cycles of the previous command)\n"
 "  apdu HEX                      send raw bytes, print La data SW\n"
 "  report                        the card tables for all sets and both image families,\n"
-"                                and the memory budget of every image\n", f);
+"                                and the memory budget of every image (--params\n"
+"                                and --cpu narrow it; each image checked first)\n", f);
 }
 
 static void die_input(const char *msg, const char *arg)
@@ -166,14 +172,18 @@ static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
     read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
 }
 
+/* --force: an existing output may be replaced (never an input). */
+static unsigned out_force;
+
 /* Write path whole under the tools' file rules (tools/fileio.h: a
  * temporary beside it, then a rename; a symbolic link is replaced, never
- * followed); mode 0600 with secret. Exits 2 with the reason on failure. */
-static void write_file_mode(const char *path, const uint8_t *b, size_t len, int secret)
+ * followed; an existing file only with --force); fileio flags in secret
+ * (the EEPROM file: FILEIO_SECRET, replaced in place). Exits 2 with the
+ * reason on failure. */
+static void write_file_mode(const char *path, const uint8_t *b, size_t len, unsigned secret)
 {
     char err[512];
-    if (fileio_write(path, b, len, FILEIO_FORCE | (secret ? FILEIO_SECRET : 0), err,
-                     sizeof err) != FILEIO_OK) {
+    if (fileio_write(path, b, len, out_force | secret, err, sizeof err) != FILEIO_OK) {
         fprintf(stderr, "tts-card: cannot write %s\n", err);
         exit(2);
     }
@@ -184,11 +194,16 @@ static void write_file(const char *path, const uint8_t *b, size_t len)
     write_file_mode(path, b, len, 0);
 }
 
-/* An output that names one of the inputs would destroy it. */
+/* An output that names one of the inputs would destroy it; one that
+ * exists is replaced only with --force. Checked again, once every input is
+ * read, before the card runs (claim_outputs). */
 static void check_output(const char *out, const char *image, const char *eeprom)
 {
     char err[512];
-    if (fileio_check_output(out, FILEIO_FORCE, err, sizeof err) != FILEIO_OK)
+    int rc = fileio_check_output(out, out_force, err, sizeof err);
+    if (rc == FILEIO_EXISTS)
+        die_input(err, "use --force to overwrite");
+    if (rc != FILEIO_OK)
         die_input(err, NULL);
     if (fileio_same_file(out, image) || (eeprom && fileio_same_file(out, eeprom)))
         die_input("the output is one of the inputs (the image or the EEPROM file)", out);
@@ -197,17 +212,23 @@ static void check_output(const char *out, const char *image, const char *eeprom)
 /* The image: a regular file in Intel HEX with good checksums, and a card
  * of set p that answers GET INFO within seconds (a foreign or broken
  * image is refused before the real session, not after the timeout). */
-static void check_image(const char *image, const char *cpu, double mhz, int uart,
-                        const tts_params *p)
+static int image_ok(const char *image, const char *cpu, double mhz, int uart,
+                    const tts_params *p, char *why, size_t whylen)
 {
     size_t len;
-    uint8_t *b = read_file(image, TTSFILE_MAX_BYTES, 0, &len);
-    char err[256];
-    if (card_check_ihex(b, len, err, sizeof err) != 0) {
-        fprintf(stderr, "tts-card: %s: not a card image (Intel HEX): %s\n", image, err);
-        exit(2);
+    uint8_t *b = NULL;
+    char err[512];
+    if (ttsfile_read_raw(image, TTSFILE_MAX_BYTES, 0, &b, &len, err, sizeof err) !=
+        TTSFILE_OK) {
+        snprintf(why, whylen, "%s", err);
+        return 0;
     }
+    int bad = card_check_ihex(b, len, err, sizeof err) != 0;
     ttsfile_free(b, len);
+    if (bad) {
+        snprintf(why, whylen, "%s: not a card image (Intel HEX): %s", image, err);
+        return 0;
+    }
     card_batch pb;
     card_init(&pb, image, cpu, mhz);
     pb.uart = uart;
@@ -217,9 +238,18 @@ static void check_image(const char *image, const char *cpu, double mhz, int uart
              pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
              pb.resp[0].data[1] == tts_params_n(p);
     card_free(&pb);
-    if (!ok) {
-        fprintf(stderr, "tts-card: %s: the image does not answer GET INFO as a %s card "
-                "within 10 s\n", image, tts_params_name(p));
+    if (!ok)
+        snprintf(why, whylen, "%s: the image does not answer GET INFO as a %s card "
+                 "within 10 s", image, tts_params_name(p));
+    return ok;
+}
+
+static void check_image(const char *image, const char *cpu, double mhz, int uart,
+                        const tts_params *p)
+{
+    char why[1024];
+    if (!image_ok(image, cpu, mhz, uart, p, why, sizeof why)) {
+        fprintf(stderr, "tts-card: %s\n", why);
         exit(2);
     }
 }
@@ -333,7 +363,7 @@ static void eeprom_save(const card_state *s, const char *path)
     memcpy(b + 11, s->sk, s->skb);
     memcpy(b + 11 + s->skb, s->written, s->skb);
     memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
-    write_file_mode(path, b, len, 1);
+    write_file_mode(path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE);
     ttsfile_free(b, len);
 }
 
@@ -441,14 +471,15 @@ static long image_size(const char *image, const char *want)
     return r;
 }
 
-static int report_all(const char *dir, double mhz, int verbose);
+static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
+                      const char *cpu);
 
 int main(int argc, char **argv)
 {
     const char *params = "TTS(20,28)", *image = NULL, *cpu = "8032", *eeprom = NULL;
     const char *dir = getenv("TTS_CARD_DIR");
     double mhz = 3.57;
-    int report = 0, uart = 0, verbose = 0, i = 1;
+    int report = 0, uart = 0, verbose = 0, i = 1, params_given = 0, cpu_given = 0;
     if (!dir)
         dir = CARD_IMAGE_DIR;
 
@@ -459,11 +490,12 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--report")) report = 1;
         else if (!strcmp(o, "--uart")) uart = 1;
         else if (!strcmp(o, "-v")) verbose = 1;
+        else if (!strcmp(o, "--force")) out_force = FILEIO_FORCE;
         else if (!val) { usage(stderr); return 2; }
-        else if (!strcmp(o, "--params")) { params = val; i++; }
+        else if (!strcmp(o, "--params")) { params = val; params_given = 1; i++; }
         else if (!strcmp(o, "--image")) { image = val; i++; }
         else if (!strcmp(o, "--image-dir")) { dir = val; i++; }
-        else if (!strcmp(o, "--cpu")) { cpu = val; i++; }
+        else if (!strcmp(o, "--cpu")) { cpu = val; cpu_given = 1; i++; }
         else if (!strcmp(o, "--eeprom")) { eeprom = val; i++; }
         else if (!strcmp(o, "--mhz")) {
             char *e;
@@ -473,13 +505,19 @@ int main(int argc, char **argv)
         } else { usage(stderr); return 2; }
     }
     if (i >= argc) { usage(stderr); return 2; }
+    if (eeprom && !strcmp(eeprom, "-"))
+        die_input("--eeprom needs a file: the card's state is secret and is read back "
+                  "next time, not a stream", eeprom);
     if (strcmp(cpu, "8032") && strcmp(cpu, "DS320") && strcmp(cpu, "8051"))
         die_input("--cpu must be 8032, DS320 or 8051", cpu);
     if (sodium_init() < 0)
         die_input("libsodium failed to initialise", NULL);
     if (!strcmp(argv[i], "report")) {
         if (i + 1 != argc) { usage(stderr); return 2; }
-        return report_all(dir, mhz, verbose);
+        const tts_params *only = NULL;
+        if (params_given && !(only = tts_params_get(params)))
+            die_input("unknown parameter set", params);
+        return report_all(dir, mhz, verbose, only, cpu_given ? cpu : NULL);
     }
     const tts_params *p = tts_params_get(params);
     if (!p)
@@ -497,12 +535,13 @@ int main(int argc, char **argv)
     struct stat st;
     if (stat(image, &st) != 0)
         die_input("no card image", image);
-    check_image(image, cpu, mhz, uart, p);
+    /* the documented refusal first: a larger image would only time out */
     if (!strcmp(cpu, "8051")) {
         long iram = image_iram(image, NULL, NULL);
         if (iram < 0 || iram > 128)
             die_input("--cpu 8051 needs an image whose internal RAM fits 128 bytes", image);
     }
+    check_image(image, cpu, mhz, uart, p);
 
     card_state cs;
     state_init(&cs, p);
@@ -531,7 +570,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(w, "genkey")) {
             s->kind = SC_GENKEY;
             if (i + 1 >= argc || strcmp(argv[i], "--seed")) die_input("genkey needs --seed FILE", NULL);
-            read_exact(argv[i + 1], s->seed, 32, "a seed", 0);
+            read_exact(argv[i + 1], s->seed, 32, "a seed", TTSFILE_PRIVATE);
             i += 2;
             card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
         } else if (!strcmp(w, "export-pk")) {
@@ -569,7 +608,7 @@ int main(int argc, char **argv)
                 i += 2;
                 if (!strcmp(o, "-o")) { s->out = val; check_output(val, image, eeprom); }
                 else if (!strcmp(o, "--message")) msgfile = val;
-                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key", 0); s->rand_given = 1; }
+                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key", TTSFILE_PRIVATE); s->rand_given = 1; }
                 else {
                     have_digest = 1;
                     if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest", 0);
@@ -614,6 +653,16 @@ int main(int argc, char **argv)
         nsc++;
     }
 
+    /* every input is read: no output may be one, nor be named twice (the
+     * EEPROM file is the card's state, an output of its own) */
+    fileio_note_input(image);
+    for (size_t k = 0; k <= nsc; k++) {
+        const char *out = k < nsc ? sc[k].out : eeprom;
+        char err[512];
+        if (out && fileio_claim_output(out, k < nsc ? out_force : FILEIO_FORCE | FILEIO_INPLACE,
+                                       err, sizeof err) != FILEIO_OK)
+            die_input(err, NULL);
+    }
     if (card_run(&b) != 0)
         exit(2); /* card_run said why */
     int status = 0;
@@ -869,23 +918,50 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     return rc;
 }
 
-static int report_all(const char *dir, double mhz, int verbose)
+/* measure_set after the image check of every other subcommand: a garbage
+ * or missing image fails in seconds, not after the measurement's budget. */
+static int measure_checked(const tts_params *p, const char *img, const char *cpu, double mhz,
+                           int verbose, double *sm, double *cm, double *hm, unsigned *att,
+                           double *ks)
 {
+    char why[1024];
+    if (!image_ok(img, cpu, mhz, 0, p, why, sizeof why)) {
+        fprintf(stderr, "tts-card: report: %s\n", why);
+        return -1;
+    }
+    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks);
+}
+
+/* The tables for every set and both image families; only (--params) and
+ * cpu (--cpu) narrow them when given. */
+static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
+                      const char *cpu)
+{
+    static const char *const cpus[2] = {"8032", "DS320"};
+    int main_table = !cpu || strcmp(cpu, "8051"), small_table = !cpu || !strcmp(cpu, "8051");
     printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
            "4T = -t DS320 simulated-tick differences). Signing: one attempt, digest 5A..,\n"
            "\"core\" = SIGN minus the ChaCha20 keystream block(s) it computed.\n\n", mhz);
-    printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
-    printf("|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
-    for (size_t s = 0; s < tts_params_count(); s++) {
+    if (main_table) {
+        printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
+        printf("|---|---|---|---|---|---|---|---|\n");
+    }
+    for (size_t s = 0; main_table && s < tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s);
+        if (only && p != only)
+            continue;
         char ib[4096];
         const char *img = image_path(dir, p, ib, sizeof ib);
-        double sm[2], cm[2], hm[2], ks[2];
+        double sm[2] = {0}, cm[2] = {0}, hm[2] = {0}, ks[2] = {0};
         unsigned att;
         long code, xd, iram = image_iram(img, &code, &xd);
-        if (measure_set(p, img, "8032", mhz, verbose, &sm[0], &cm[0], &hm[0], &att, &ks[0]) ||
-            measure_set(p, img, "DS320", mhz, verbose, &sm[1], &cm[1], &hm[1], &att, &ks[1])) {
+        int bad = 0;
+        for (int c = 0; c < 2 && !bad; c++)
+            if (!cpu || !strcmp(cpu, cpus[c]))
+                bad = measure_checked(p, img, cpus[c], mhz, verbose, &sm[c], &cm[c], &hm[c],
+                                      &att, &ks[c]) != 0;
+        if (bad) {
             printf("| %s | (failed) |\n", tts_params_name(p));
             rc = 1;
             continue;
@@ -895,17 +971,21 @@ static int report_all(const char *dir, double mhz, int verbose)
                code, iram, xd);
         fflush(stdout);
     }
-    printf("\n128-byte family (tts-M-N-128.ihx, -t 8051, GET CYCLES):\n\n");
-    printf("| set | sign 12T ms (core + ChaCha20) | keygen+pk 12T s | code B | iram B | xdata B |\n");
-    printf("|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < tts_params_count(); s++) {
+    if (small_table) {
+        printf("\n128-byte family (tts-M-N-128.ihx, -t 8051, GET CYCLES):\n\n");
+        printf("| set | sign 12T ms (core + ChaCha20) | keygen+pk 12T s | code B | iram B | xdata B |\n");
+        printf("|---|---|---|---|---|---|\n");
+    }
+    for (size_t s = 0; small_table && s < tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s);
+        if (only && p != only)
+            continue;
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/tts-%u-%u-128.ihx", dir, tts_params_m(p), tts_params_n(p));
         double sm, cm, hm, ks;
         unsigned att;
         long code, xd, iram = image_iram(ib, &code, &xd);
-        if (measure_set(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks)) {
+        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks)) {
             printf("| %s | (failed) |\n", tts_params_name(p));
             rc = 1;
             continue;
@@ -921,6 +1001,8 @@ static int report_all(const char *dir, double mhz, int verbose)
     printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t s = 0; s < 2 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
+        if (only && p != only)
+            continue;
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/tts-%u-%u%s.ihx", dir, tts_params_m(p), tts_params_n(p),
                  s < tts_params_count() ? "" : "-128");

@@ -52,10 +52,12 @@ static const char usage_text[] =
     "        singular, magma, sage or mq; --fix K fixes w_{n-K}..w_{n-1}\n"
     "  toy DIR --message I --equations E --vars V --json FILE [--set NAME]\n"
     "      [--solver singular] [--seed FILE | --fix-seed HEX]\n"
-    "      [--max-tries T] [--timeout S] [--force]\n"
+    "      [--max-tries T] [--timeout S] [--force] [--full-signature]\n"
     "        solve E equations in the unknowns w_0..w_{V-1} with Singular,\n"
     "        the other bytes fixed (from the genuine signature with the\n"
-    "        master seed FILE, else random, retried up to T times)\n"
+    "        master seed FILE, else random, retried up to T times); the\n"
+    "        genuine branch's report is a secret (0600) and holds w_0..w_{V-1}\n"
+    "        only, unless --full-signature\n"
     "  calibrate --json FILE --csv FILE [--max-seconds S] [--set NAME]\n"
     "            [--seed FILE] [--plot DIR] [--force]\n"
     "        toy attacks over a grid of sizes until S seconds are spent;\n"
@@ -288,7 +290,7 @@ int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES])
     size_t len;
     char err[256];
 
-    if (fileio_read(path, CHAL_MASTER_BYTES + 1, 0, &buf, &len, NULL, err,
+    if (fileio_read(path, CHAL_MASTER_BYTES + 1, FILEIO_SECRET, &buf, &len, NULL, err,
                     sizeof err) != FILEIO_OK)
         return fail("%s", err);
     if (len != CHAL_MASTER_BYTES) {
@@ -568,8 +570,10 @@ static int cmd_structure(int argc, char **argv)
                 return fail("structure: --seed: expected 64 hex digits");
             have_seed = 1, i++;
         } else if (strcmp(o, "--size") == 0 && val) {
-            if (sscanf(val, "%u,%u,%u%c", &v, &a, &b, &c) != 3 ||
-                !chal_toy_shape_ok(v, a, b))
+            /* digits only: %u would read "-4294967292" as 4 */
+            if (strspn(val, "0123456789,") != strlen(val) ||
+                sscanf(val, "%u,%u,%u%c", &v, &a, &b, &c) != 3 ||
+                strlen(val) > 3 * 3 + 2 || !chal_toy_shape_ok(v, a, b))
                 return fail("structure: --size V,A,B: v even, 4 <= v < a <= "
                             "2v-1, 1 <= b <= a, a+2+b <= %d", CHAL_TOY_MAX_M);
             i++;

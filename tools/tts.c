@@ -46,6 +46,8 @@ static const char usage_text[] =
     "               check a signature of FILE (default: standard input)\n"
     "  pubkey -k KEY.sec [-o KEY.pub] [--armor] [--force]\n"
     "               recompute the public key of a secret key\n"
+    "  upgrade-key -k OLD.sec -p KEY.pub -o NEW.sec [--armor] [--force]\n"
+    "               bind a format-1 secret key to its public key (format 2)\n"
     "  help         show this text (also --help, -h)\n"
     "  version      show the version (also --version)\n"
     "\n"
@@ -366,10 +368,13 @@ static int read_seed(const char *path, uint8_t seed[TTS_SEED_BYTES])
     uint8_t *buf;
     size_t len;
 
-    if (ttsfile_read_raw(path, TTS_SEED_BYTES, 0, &buf, &len, err,
-                         sizeof err) != TTSFILE_OK)
-        return fail("%s; a seed file holds exactly %d bytes", err,
-                    TTS_SEED_BYTES);
+    /* a seed is as secret as a key: the same permission rule */
+    if (ttsfile_read_raw(path, TTS_SEED_BYTES, TTSFILE_PRIVATE, &buf, &len,
+                         err, sizeof err) != TTSFILE_OK)
+        return strstr(err, "too large")
+                   ? fail("%s; a seed file holds exactly %d bytes", err,
+                          TTS_SEED_BYTES)
+                   : fail("%s", err);
     if (len != TTS_SEED_BYTES) {
         ttsfile_free(buf, len);
         return fail("%s: seed file holds %zu bytes, expected exactly %d",
@@ -596,12 +601,69 @@ static int cmd_pubkey(int argc, char **argv)
     return rc;
 }
 
+/* A format-1 secret key (no binding) rewritten as format 2, bound to the
+ * public key the user supplies: only if the key gives exactly that public
+ * key, so a corrupted key is refused, never bound. */
+static int cmd_upgrade_key(int argc, char **argv)
+{
+    const char *keypath = NULL, *pubpath = NULL, *out = NULL;
+    int armor = 0, force = 0, want_help = 0;
+    const struct opt opts[] = {
+        {"key", 'k', &keypath, NULL},     {"pubkey", 'p', &pubpath, NULL},
+        {"output", 'o', &out, NULL},      {"armor", 'a', NULL, &armor},
+        {"force", 'f', NULL, &force},     {"help", 'h', NULL, &want_help},
+        OPT_END};
+    int n = parse_opts(argc, argv, opts), st = ST_ERROR;
+    const tts_params *p, *pp;
+    uint8_t *sk = NULL, *pub = NULL, *pk = NULL;
+    size_t sklen = 0, publen = 0;
+    char err[ERRLEN];
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 0)
+        return usage_fail("upgrade-key: unexpected argument '%s'", argv[1]);
+    if (!keypath || !pubpath || !out)
+        return usage_fail("upgrade-key: -k OLD.sec, -p KEY.pub and -o "
+                          "NEW.sec are required");
+    const char *inputs[2] = {keypath, pubpath};
+    if (check_output(out, 1, force, inputs, 2) != ST_OK)
+        return ST_ERROR;
+    if (ttsfile_read_unbound(keypath, &p, &sk, &sklen, err, sizeof err) !=
+        TTSFILE_OK)
+        return fail("%s", err);
+    if (load(pubpath, TTSFILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
+        goto out;
+    if (pp != p) {
+        fail("%s is a %s key, %s a %s key", keypath, tts_params_name(p),
+             pubpath, tts_params_name(pp));
+        goto out;
+    }
+    if ((pk = malloc(tts_pk_bytes(p))) == NULL ||
+        tts_pk_from_sk(p, pk, sk) != TTS_OK ||
+        sodium_memcmp(pk, pub, tts_pk_bytes(p)) != 0) {
+        fail("%s: does not give the public key %s (corrupted, or another "
+             "key's): refusing to bind it", keypath, pubpath);
+        goto out;
+    }
+    st = save(out, TTSFILE_SECRET_KEY, p, sk,
+              (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+out:
+    ttsfile_free(sk, sklen);
+    free(pub);
+    free(pk);
+    return st;
+}
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"params", cmd_params}, {"keygen", cmd_keygen}, {"sign", cmd_sign},
     {"verify", cmd_verify}, {"pubkey", cmd_pubkey},
+    {"upgrade-key", cmd_upgrade_key},
 };
 
 int main(int argc, char **argv)

@@ -99,6 +99,9 @@ void ttsfile_free(uint8_t *buf, size_t len)
 
 /* ---- encoding ------------------------------------------------------------ */
 
+/* Set only inside ttsfile_read_unbound: a format-1 secret key is read. */
+static int allow_unbound;
+
 /* SHA-256 of the public key of sk: the binding a format-2 secret-key file
  * carries (tools/tts.1, FILES). */
 static int pk_binding(const tts_params *p, const uint8_t *sk,
@@ -269,6 +272,15 @@ static int decode_binary(const uint8_t *in, size_t inlen,
         return TTSFILE_ERROR;
     }
     bound = expected == TTSFILE_SECRET_KEY && in[4] == TTSFILE_VERSION_BOUND;
+    if (expected == TTSFILE_SECRET_KEY && in[4] == TTSFILE_VERSION &&
+        !allow_unbound) {
+        /* the consistency check cannot see every change of S1: a flipped
+         * bit could sign with a key that is no longer the published one */
+        say(err, errlen, "a format-1 secret key (no public-key binding, so "
+            "corruption can go unnoticed); bind it to its public key with: "
+            "tts upgrade-key -k KEY.sec -p KEY.pub -o NEW.sec");
+        return TTSFILE_ERROR;
+    }
     if (in[4] != TTSFILE_VERSION && !bound) {
         if (expected == TTSFILE_SECRET_KEY)
             say(err, errlen, "unsupported format version %u (expected %d, "
@@ -375,6 +387,17 @@ static int marker_kind(const char *line, size_t len, const char *prefix)
 static int decode_base64(const char *text, size_t textlen, uint8_t **bin,
                          size_t *bincap, size_t *binlen)
 {
+    /* only the alphabet, padding and line breaks: a decoder may take other
+     * bytes (libsodium 1.0.18 reads 0x80..0xFF as '/'), and one object
+     * must have one encoding */
+    for (size_t i = 0; i < textlen; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+              (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' ||
+              ch == '=' || ch == '\r' || ch == '\n'))
+            return TTSFILE_ERROR;
+    }
+    *bin = NULL;
     *bincap = textlen / 4 * 3 + 3;
     if ((*bin = malloc(*bincap)) == NULL)
         return TTSFILE_ERROR;
@@ -489,21 +512,12 @@ int ttsfile_decode(const uint8_t *in, size_t inlen, ttsfile_kind expected,
 
 /* ---- files --------------------------------------------------------------- */
 
-/* Refuse a secret read from a file that group or others may access. The
- * chmod hint names regular files only (streams have no mode here). */
+/* The secret-input rule of fileio.h. */
 static int check_private(const char *path, mode_t mode, char *err,
                          size_t errlen)
 {
-    if (!(mode & 077))
-        return TTSFILE_OK;
-    if (strcmp(path, "-") == 0)
-        say(err, errlen, "standard input: permissions %04o let others "
-            "access this secret file", (unsigned)(mode & 07777));
-    else
-        say(err, errlen, "%s: permissions %04o let others access this "
-            "secret file; run: chmod 600 %s", path,
-            (unsigned)(mode & 07777), path);
-    return TTSFILE_ERROR;
+    return fileio_check_private(path, mode, err, errlen) == FILEIO_OK
+               ? TTSFILE_OK : TTSFILE_ERROR;
 }
 
 int ttsfile_read_raw(const char *path, size_t cap, unsigned flags,
@@ -525,6 +539,15 @@ int ttsfile_read_raw(const char *path, size_t cap, unsigned flags,
         return TTSFILE_ERROR;
     }
     return TTSFILE_OK;
+}
+
+int ttsfile_read_unbound(const char *path, const tts_params **p,
+                         uint8_t **sk, size_t *len, char *err, size_t errlen)
+{
+    allow_unbound = 1;
+    int rc = ttsfile_read(path, TTSFILE_SECRET_KEY, p, sk, len, err, errlen);
+    allow_unbound = 0;
+    return rc;
 }
 
 int ttsfile_read(const char *path, ttsfile_kind expected,

@@ -82,6 +82,12 @@ int ttsfile_read(const char *path, ttsfile_kind expected,
                  const tts_params **p, uint8_t **payload, size_t *len,
                  char *err, size_t errlen);
 
+/* ttsfile_read of a secret key that also takes format 1 (no public-key
+ * binding, refused everywhere else): for tts upgrade-key only, which binds
+ * it to the public key the user supplies. */
+int ttsfile_read_unbound(const char *path, const tts_params **p,
+                         uint8_t **sk, size_t *len, char *err, size_t errlen);
+
 /* Write the file image to path ("-": standard output) under the rules of
  * fileio.h (atomic, no symbolic link followed, nothing deleted that the
  * tool did not create). Existing files are kept (TTSFILE_EXISTS) unless
