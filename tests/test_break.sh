@@ -64,7 +64,7 @@ printf '\001' | dd of=bad.eqk bs=1 seek=300 conv=notrunc 2>/dev/null
 run 2 "forge refuses a corrupted key file" "$TC" forge --key bad.eqk --message m2 -o m5.sig
 grep -q checksum err
 check $? "... saying why"
-printf '0123456789abcdef0123456789abcdef' >run.seed
+(umask 077; printf '0123456789abcdef0123456789abcdef' >run.seed)
 run 0 "the same --seed gives the same key file" "$TC" break --pk k.pub --message m1 \
     -o s1.sig --key-out s1.eqk --seed run.seed --quiet
 chmod 600 s1.eqk
