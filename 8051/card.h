@@ -286,6 +286,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
 void stream_wipe(void);     /* the key and the block of X_STR := 0 */
+void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
 void chacha_block(void) __reentrant;
 extern __xdata uint32_t prof_chacha;   /* cycles spent in ChaCha blocks */
 uint32_t cycles_now(void);

@@ -4,14 +4,12 @@
  * solved, so the time depends only on the number of attempts), then
  * sigma = S3 x + s3. Digest at X_CMD, signature to X_RESP. The work
  * (layer system, u) is in the scratch at X_WS, beside the public-key cache.
- * The stream's key is the card's own (docs/SPEC.md, card section): one
- * ChaCha20 block keyed by the stream secret K_card of the installed key,
- * block counter = the signature counter c, nonce = h[0..12), whose first
- * 32 bytes XOR h[12..m) are the key.
+ * The stream's key is the card's own (docs/SPEC.md section 7.4; chacha.c:
+ * stream_init_card): one ChaCha20 block keyed by the stream secret K_card
+ * of the installed key, block counter = the signature counter c, nonce =
+ * h[0..12), whose first 32 bytes XOR h[12..m) are the key.
  */
 #include "card.h"
-
-#define X_SKEY (X_CMD + 0x80)   /* the stream key, briefly (after the digest) */
 
 __xdata uint8_t sig_ctr[4];
 
@@ -36,27 +34,6 @@ uint8_t ctr_advance(void)
     }
     XB(X_CSEL) = s ^ 1;
     return 1;
-}
-
-/* The stream of this signature: key = first 32 bytes of ChaCha20(K_card,
- * counter c, nonce h[0..12)) XOR (h[12..m) || 0). */
-static void stream_key(void)
-{
-    uint8_t i;
-    __xdata uint8_t *in = XP(X_STR), *out = XP(X_STR + 64), *h = XP(X_CMD), *k = XP(X_SKEY);
-    stream_init(XP(X_KCARD));
-    for (i = 0; i < 4; i++)
-        in[48 + i] = sig_ctr[i];
-    for (i = 0; i < 12; i++)
-        in[52 + i] = h[i];
-    chacha_block_prof();
-    for (i = 0; i < 32; i++)
-        k[i] = out[i];
-    for (i = 0; i < M - 12; i++)
-        k[i] ^= h[12 + i];
-    stream_init(k);
-    for (i = 0; i < 32; i++)
-        k[i] = 0;
 }
 
 /* The four layers: first variable, size, first term, number of terms. */
@@ -202,7 +179,7 @@ uint16_t sign(void)
     uint8_t i, ok;
     uint16_t attempt;
     pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
-    stream_key();
+    stream_init_card();
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
     matvec_sign(X_KS1, X_Ks1, X_U, M, M, 2 * M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

@@ -302,9 +302,10 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
         "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --pin pin --eeprom ee sign >out 2>err
         grep -Eq '\(([1-9][0-9]*) attempts?\)' out
         check $? "tts-card sign prints the attempts it took (not 0)"
+        cp ee ee.signed  # (the signature counter advanced)
         refuse "one of the inputs" "tts-card: export-pk -o the EEPROM file" \
             "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee export-pk -o ee
-        same ee ee.orig
+        same ee ee.signed
         check $? "... and the EEPROM file is untouched"
         ln -s victim ee.link && cp ee ee2
         "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee2 export-pk -o ee.link >out 2>err &&

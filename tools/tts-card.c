@@ -969,8 +969,9 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
 static int report_all(const char *dir, double mhz, int verbose)
 {
     printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
-           "4T = -t DS320 simulated-tick differences). Signing: one attempt, digest 5A..,\n"
-           "\"core\" = SIGN minus the ChaCha20 keystream block(s) it computed.\n\n", mhz);
+           "4T = -t DS320 simulated-tick differences). Signing: one attempt, counter 0, digest\n"
+           "5A..5A xx, the stream key derived on card included; \"core\" = SIGN minus the two\n"
+           "ChaCha20 blocks it computed (the stream key's and the vinegar's).\n\n", mhz);
     printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
@@ -1012,18 +1013,20 @@ static int report_all(const char *dir, double mhz, int verbose)
         fflush(stdout);
     }
     printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
-           "(internal form) + the PUT KEY staging copy and bitmap; XRAM work per command beyond\n"
-           "them (the 2 x 255 B command/response buffers apart).\n\n");
-    printf("| image | iram | NV key | NV staging | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+           "(internal form) + the PUT KEY staging copy and bitmap (also the journal's) + the\n"
+           "state (flags, PIN tries, signature counter, PIN and stream secret with their staged\n"
+           "copies); XRAM work per command beyond them (the 2 x 255 B command/response buffers\n"
+           "apart).\n\n");
+    printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t s = 0; s < 2 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/tts-%u-%u%s.ihx", dir, tts_params_m(p), tts_params_n(p),
                  s < tts_params_count() ? "" : "-128");
-        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
+        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
-               image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
+               image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
                image_size(ib, "work_commit"), image_size(ib, "work_pk"),
                image_size(ib, "code"), image_size(ib, "sign_code"));
     }
