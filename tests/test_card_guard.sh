@@ -158,7 +158,7 @@ for fam in 8032 8051; do
         done
         nA=$(grep -c '^A' "$W/tear.$name") nB=$(grep -c '^B' "$W/tear.$name")
         [ $bad = 0 ] && [ $((nA + nB)) = $n ]
-        say $? "$fam: tear test, $name: $n cut points (journal writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
+        say $? "$fam: tear test, $name: $n cut points (the watched writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
         tears=$((tears + n))
     }
     tears=0

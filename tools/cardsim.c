@@ -11,6 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The console script holds the card's XDATA (its key): wiped before free. */
+static void wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
 void card_init(card_batch *b, const char *image, const char *cpu, double mhz)
 {
     memset(b, 0, sizeof *b);
@@ -215,6 +223,7 @@ static int simulate(card_batch *b, const char *req, const char *resp,
             break;
         done += (size_t)w;
     }
+    wipe(sc, cap);
     free(sc);
     close(in[1]);
     /* a card that never stops (a broken or foreign image) is killed */

@@ -706,7 +706,7 @@ int main(int argc, char **argv)
         if (eeprom)
             eeprom_save(&cs, eeprom, xram);
         sodium_memzero(pin, sizeof pin);
-        free(xram);
+        ttsfile_free(xram, CARD_XRAM_BYTES);
         state_free(&cs);
         card_free(&b);
         return 0;
