@@ -20,9 +20,11 @@
 #   the card reports, which verifies. The cut points: the instructions
 #   around the journal flag's two writes (tts-card --watch), TEAR_WINDOW
 #   evenly spread between them (the writes of the active key), TEAR_COARSE
-#   over the whole command; for SIGN every 12th instruction of the 96
-#   before the counter's switch byte is written, that write, and TEAR_COARSE
-#   over the rest. TEAR_WINDOW (default 5) and TEAR_COARSE (default 2), in
+#   over the whole command and 3 in its first thirtieth (the PUT KEYs of
+#   put-key); for SIGN every 12th instruction of the 96 before the counter's
+#   switch byte is written, that write, and TEAR_COARSE over the rest; for
+#   a VERIFY with a wrong PIN every 100th instruction: the try is counted
+#   from its write on, and that write comes before the stored PIN is read. TEAR_WINDOW (default 5) and TEAR_COARSE (default 2), in
 #   the environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every
 #   store to the key area; that takes hours).
 . "${srcdir:-.}/tests/card_lib.sh"
@@ -142,9 +144,10 @@ for fam in 8032 8051; do
         [ -n "$x1" ] && [ -n "$x2" ] && [ -n "$total" ] || { say 1 "$fam: $name: no watch ($(head -c 200 "$W/w.log"))"; return; }
         if [ "$hits" = 1 ]; then # the counter: every 12th instruction of the 96 before its switch
             cuts="$(seq $((x1 - 96)) 12 $((x1 - 1))) $x1 $((x1 + 1))"
-        else
+        else # (and 4 in the first 1/30: the PUT KEYs of put-key)
             cuts="$((x1 - 1)) $x1 $x2 $((x2 + 1))
-                  $(seq $x1 $(( (x2 - x1) / (TEAR_WINDOW + 1) + 1 )) $x2 | sed 1d)"
+                  $(seq $x1 $(( (x2 - x1) / (TEAR_WINDOW + 1) + 1 )) $x2 | sed 1d)
+                  $(seq 1 $((x1 / 120 + 1)) $((x1 / 30)) | sed 1d)"
         fi
         cuts=$(echo $cuts $(seq 1 $(( total / (TEAR_COARSE + 1) + 1 )) "$total" | sed 1d) |
                tr ' ' '\n' | sort -n -u)
@@ -170,6 +173,29 @@ for fam in 8032 8051; do
     say $? "$fam: tear test, SIGN: the counter after a cut is 1 or 2, both seen: $(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')"
     [ "$(cut -d' ' -f1 "$W/tear.GENERATE-KEY" "$W/tear.COMMIT-KEY" | sort -u | tr '\n' ' ')" = "A B " ]
     say $? "$fam: tear test: cuts left the old key and the new one (both seen)"
+    # VERIFY: a wrong PIN's try is counted before the comparison, so no cut
+    # after that write gives it back (Lc = 0 asks for the tries left)
+    cp "$W/E0" "$W/Ec"
+    "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x302:1 --pin "$W/pinW" verify > "$W/w.log" 2>&1
+    x1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+    total=$(sed -n 's/^instructions: //p' "$W/w.log")
+    bad=0 n=0 seen=""
+    for c in $(seq $((x1 - 40)) 100 "$total") "$x1"; do
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinW" verify > /dev/null 2>&1
+        "$TTS_CARD" $F --eeprom "$W/Ec" apdu 002000000000 > "$W/c.log" 2>&1
+        sw=$(swn "$W/c.log" 1)
+        if [ "$c" -lt "$x1" ]; then [ "$sw" = 63C3 ] || bad=1; else [ "$sw" = 63C2 ] || bad=1; fi
+        seen="$seen$sw "
+        n=$((n + 1))
+    done
+    # ... and the write comes before the first read of the stored PIN
+    cp "$W/E0" "$W/Ec"
+    "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x311:1:r --pin "$W/pinW" verify > "$W/w.log" 2>&1
+    xr=$(sed -n 's/^watch: read 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+    [ -n "$x1" ] && [ -n "$xr" ] && [ "$x1" -lt "$xr" ] && [ $bad = 0 ] && [ $n -gt 3 ]
+    say $? "$fam: tear test, VERIFY with a wrong PIN: $n cut points, 3 tries before the write at $x1, 2 from it on; the stored PIN first read at $xr"
+    tears=$((tears + n))
     echo "# $fam: $tears cut points in all"
 done
 exit $fail

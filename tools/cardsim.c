@@ -202,7 +202,8 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     if (hi_check)
         len += (size_t)snprintf(sc + len, cap - len, "fill iram_chip 0x80 0xff 0xa5\n");
     if (b->watch) {
-        len += (size_t)snprintf(sc + len, cap - len, "break xram w 0x%04x\n", b->watch - 1);
+        len += (size_t)snprintf(sc + len, cap - len, "break xram %c 0x%04x\n",
+                                b->watch_read ? 'r' : 'w', b->watch - 1);
         for (int h = 0; h < b->watch_hits && h < 8; h++)
             len += (size_t)snprintf(sc + len, cap - len, "run\nstate\n");
         len += (size_t)snprintf(sc + len, cap - len, "delete\n");

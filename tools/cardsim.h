@@ -51,6 +51,7 @@ typedef struct {
     unsigned watch;           /* > 0: stop at the first watch_hits writes to XDATA
                                * address watch - 1 and note when (tests) */
     int watch_hits;
+    int watch_read;           /* 1: reads of that address instead of writes */
     unsigned long long watch_at[8]; /* instructions executed at each such write */
     unsigned long long insts; /* instructions executed in the last run */
     unsigned long long ticks; /* "Simulated N ticks" of the last run */

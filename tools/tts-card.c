@@ -55,8 +55,8 @@ static void usage(FILE *f)
 "                    genkey and put-key set it, sign and verify send it\n"
 "  --cut N           cut the power after N instructions (tests: the state is\n"
 "                    saved with --eeprom, the answers are not checked)\n"
-"  --watch ADDR:K    print the instructions executed at the first K writes\n"
-"                    to XDATA ADDR, and in all (tests: where to cut)\n"
+"  --watch ADDR:K[:r]  print the instructions executed at the first K writes\n"
+"                    (:r reads) of XDATA ADDR, and in all (tests: where to cut)\n"
 "  -v                show the simulator's output\n"
 "subcommands:\n"
 "  info                          GET INFO\n"
@@ -492,7 +492,7 @@ int main(int argc, char **argv)
     int report = 0, uart = 0, verbose = 0, i = 1;
     unsigned long long cut = 0;
     unsigned watch = 0;
-    int watch_hits = 0;
+    int watch_hits = 0, watch_read = 0;
     uint8_t pin[16];
     size_t pinlen = 0;
     if (!dir)
@@ -515,7 +515,9 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--watch")) {
             char *e;
             unsigned long a = strtoul(val, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
-            if (*e || a >= CARD_XRAM_BYTES || k < 1 || k > 8) die_input("bad --watch", val);
+            watch_read = !strcmp(e, ":r");
+            if ((*e && !watch_read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
+                die_input("bad --watch", val);
             watch = (unsigned)a + 1;
             watch_hits = (int)k;
             i++;
@@ -579,6 +581,7 @@ int main(int argc, char **argv)
     b.cut = cut;
     b.watch = watch;
     b.watch_hits = watch_hits;
+    b.watch_read = watch_read;
     b.xram_in = restored ? xram : NULL;
     b.xram_out = eeprom ? xram : NULL;
 
@@ -694,8 +697,8 @@ int main(int argc, char **argv)
         exit(2); /* card_run said why */
     int status = 0;
     for (int h = 0; h < watch_hits; h++)
-        printf("watch: write %d to 0x%04X after %llu instructions\n", h + 1, watch - 1,
-               b.watch_at[h]);
+        printf("watch: %s %d %s 0x%04X after %llu instructions\n", watch_read ? "read" : "write",
+               h + 1, watch_read ? "of" : "to", watch - 1, b.watch_at[h]);
     if (watch || cut)
         printf("instructions: %llu\n", b.insts);
     for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
