@@ -84,6 +84,7 @@ cat > "$obj/probe.c" <<PROBE
 #include "card.h"
 XTOP = X_TOP
 XKEY = X_KEND - X_KS3
+XNVS = NV_STATE_BYTES
 XSTAGE = X_KS3 - X_WMAP
 XSIGN = 128 + SIGN_LAYER_BYTES + M
 XGEN = 128 + X_WEND - X_A3L
@@ -121,9 +122,12 @@ iram=-1
 req=$obj/probe.req
 {
     printf '\200\020\000\000\000\000'
+    printf '\200\046\000\000\0041234\000'
     printf '\200\040\000\000\040'; head -c 32 /dev/zero; printf '\000'
+    printf '\000\040\000\000\0041234\000'
     printf '\200\060\000\000\000\000'
-    printf "\\200\\100\\000\\000\\$(printf %03o $((m + 32)))"; head -c $((m + 32)) /dev/zero; printf '\000'
+    printf "\\200\\100\\000\\000\\$(printf %03o $m)"; head -c $m /dev/zero; printf '\000'
+    printf '\200\026\000\000\000\000'
     printf '\200\042\000\000\001\000\000\200\044\000\000\000\000\200\022\000\000\000\000'
     printf '\200\376\000\000\000\000'
 } > "$req"
@@ -149,6 +153,7 @@ fi
     echo "xdata_key $xkey"
     echo "stack_start $ssta"
     echo "xdata_stage $xstage"
+    echo "xdata_nv_state $(pv XNVS)"
     echo "xdata_io 510"
     echo "work_sign $w_sign"
     echo "work_genkey $w_gen"
@@ -162,6 +167,6 @@ if [ "$iram" -gt "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
 fi
 printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (data+idata+peak stack)  XDATA %5d B (key %d)\n' \
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
-printf '  CARD     %-18s budget: NV key %d + PUT staging %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
-    "$(basename "$out")" "$xkey" "$xstage" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
+printf '  CARD     %-18s budget: NV key %d + PUT staging %d + state %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
+    "$(basename "$out")" "$xkey" "$xstage" "$(pv XNVS)" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
 rm -rf "$obj"

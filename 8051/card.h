@@ -130,7 +130,7 @@ typedef uint8_t arena_t;
 #define X_CMD    0x0000          /* command data, 255 bytes */
 #define X_RESP   0x0100          /* response data, 255 bytes */
 #define X_STR    0x0200          /* ChaCha20: input block 64 (constant, key, counter, nonce), output block 64 */
-#define X_MISC   0x0300          /* non-volatile flags */
+#define X_MISC   0x0300          /* non-volatile state besides the key (below) */
 #define X_WMAP   0x0400          /* PUT KEY written-bytes bitmap */
 #define WMAP_BYTES ((SK_BYTES + 7) / 8)
 #define X_STAGE  PG(X_WMAP + WMAP_BYTES)   /* raw secret key (PUT / keygen) */
@@ -170,6 +170,34 @@ typedef uint8_t arena_t;
 #if X_TOP > 0xFF00
 #error "XDATA map too large"
 #endif
+
+/* The X_MISC page ("EEPROM" like the key; docs/CARD.md, Non-volatile
+ * state). Erased EEPROM reads 0xFF: every flag is a value that erased or
+ * half-written bytes cannot take by accident (0xA5), the counter is kept
+ * complemented (erased = 0 signatures), a PIN length outside 4..16 means
+ * no PIN. Each of these is one byte, written last, so that a write torn at
+ * any byte leaves the old state or the new one (the journal, below). */
+#define X_ACTIVE X_MISC          /* 0xA5: a key is installed */
+#define X_JRNL   (X_MISC + 1)    /* 0xA5: the staged key is being installed */
+#define X_TRIES  (X_MISC + 2)    /* PIN tries left, 0..PIN_TRIES (other: 0) */
+#define X_CSEL   (X_MISC + 3)    /* bit 0: the counter slot in use */
+#define X_CTR    (X_MISC + 4)    /* two slots of 4 bytes: ~counter, little endian */
+#define X_PIN    (X_MISC + 0x10) /* PIN length, then PIN_MAX bytes (0-padded) */
+#define X_PINST  (X_MISC + 0x28) /* the staged PIN, the same form */
+#define X_KCARD  (X_MISC + 0x40) /* the card's stream secret (docs/SPEC.md) */
+#define X_KCST   (X_MISC + 0x60) /* the staged one */
+#define PIN_MIN   4
+#define PIN_MAX   16
+#define PIN_TRIES 3
+#define NV_MAGIC  0xA5
+/* the bytes of this state: 4 flags, the counter's two slots, two PINs, two
+ * stream secrets (the memory budget) */
+#define NV_STATE_BYTES (4 + 8 + 2 * (1 + PIN_MAX) + 2 * 32)
+/* Journal: GENERATE and COMMIT KEY build and check the raw key in X_STAGE
+ * with its stream secret in X_KCST (the old key untouched), then set
+ * X_JRNL, write the active key, PIN and secret from the staging copies
+ * (install), and clear X_JRNL. A reset with X_JRNL set writes them again
+ * (main.c), so a power cut leaves the old key or the new one whole. */
 
 /* ---- internal RAM: one arena, carved per command ---- */
 /* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
@@ -257,6 +285,8 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 /* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
+void stream_wipe(void);     /* the key and the block of X_STR := 0 */
+void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
 void chacha_block(void) __reentrant;
 extern __xdata uint32_t prof_chacha;   /* cycles spent in ChaCha blocks */
 uint32_t cycles_now(void);
@@ -268,8 +298,16 @@ uint16_t key_commit(void) __reentrant;
 void key_derive(void) __reentrant;
 void central_eval(__xdata uint8_t *y, __xdata uint8_t *x, uint16_t coef) __reentrant;
 
-/* Signing (sign.c): digest at X_CMD, randomness key at X_CMD + M. */
+/* Signing (sign.c): digest at X_CMD (m bytes), signature to X_RESP.
+ * ctr_advance: the counter the signature uses into sig_ctr, the next
+ * value stored first (0 if the counter is exhausted). key_install: the
+ * journal's second half (key.c; also at reset). */
 uint16_t sign(void);
+uint8_t ctr_advance(void);
+extern __xdata uint8_t sig_ctr[4];
+void key_install(void) __reentrant;
+/* ChaCha20 block of the input at X_STR, counted in prof_chacha */
+void chacha_block_prof(void);
 
 /* Public-key segment (pk.c) into X_RESP; returns its length. */
 uint8_t pk_segment(uint16_t seg);
@@ -288,6 +326,7 @@ void prof_mark_stop(void);
 /* One command (apdu.c): header in, status word out, apdu_la bytes of
  * response at X_RESP. last_* answer GET CYCLES / GET PROFILE. */
 extern __xdata uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
+extern __xdata uint8_t pin_ok;  /* VERIFY succeeded since the reset (volatile) */
 extern __xdata uint32_t last_cycles, last_chacha;
 uint16_t apdu_run(void);
 

@@ -90,6 +90,136 @@ void stream_init(__xdata uint8_t *key) __naked
 }
 #endif
 
+#if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
+void stream_wipe(void)
+{
+    uint8_t i;
+    for (i = 16; i < 48; i++)
+        XB(X_STR + i) = 0;
+    for (i = 64; i < 128; i++)
+        XB(X_STR + i) = 0;
+}
+#else
+/* The same: 5 cycles a byte (MOVX @R1 with P2 = the page). */
+void stream_wipe(void) __naked
+{
+    __asm
+        push 0xa0
+        mov  0xa0, #(X_STR >> 8)
+        clr  a
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #32
+    cc_w_key:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_w_key
+        mov  r1, #((X_STR + 64) & 0xff)
+        mov  r7, #64
+    cc_w_blk:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_w_blk
+        pop  0xa0
+        ret
+    __endasm;
+}
+#endif
+
+/*
+ * The stream of a signature (docs/SPEC.md section 7.4): the block of
+ * ChaCha20(K_card, counter c = sig_ctr, nonce = h[0..12)), whose first 32
+ * bytes XOR (h[12..m) || 0) become the key of the stream (written straight
+ * into the input block, counter and nonce 0). The digest is at X_CMD.
+ */
+#if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
+void stream_init_card(void)
+{
+    uint8_t i;
+    __xdata uint8_t *in = XP(X_STR), *out = XP(X_STR + 64), *h = XP(X_CMD);
+    stream_init(XP(X_KCARD));
+    for (i = 0; i < 4; i++)
+        in[48 + i] = sig_ctr[i];
+    for (i = 0; i < 12; i++)
+        in[52 + i] = h[i];
+    chacha_block_prof();
+    for (i = 0; i < 32; i++)
+        in[16 + i] = out[i] ^ (i < M - 12 ? h[12 + i] : 0);
+    for (i = 48; i < 64; i++)
+        in[i] = 0;
+    st_pos = 64;
+}
+#else
+/* The same in assembly (P2 = the X_STR page for MOVX @Ri). */
+void stream_init_card(void) __naked
+{
+    __asm
+        mov  dptr, #X_KCARD
+        lcall _stream_init
+        push 0xa0
+        mov  0xa0, #(X_STR >> 8)
+        mov  dptr, #_sig_ctr
+        mov  r1, #((X_STR + 48) & 0xff)
+        mov  r7, #4
+    cc_k_ctr:
+        movx a, @dptr
+        inc  dptr
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_k_ctr
+        mov  dptr, #X_CMD
+        mov  r7, #12
+    cc_k_non:
+        movx a, @dptr
+        inc  dptr
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_k_non
+        pop  0xa0
+        lcall _chacha_block_prof
+        push 0xa0
+        mov  0xa0, #(X_STR >> 8)
+        mov  r0, #((X_STR + 64) & 0xff)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #32
+    cc_k_key:
+        movx a, @r0
+        movx @r1, a
+        inc  r0
+        inc  r1
+        djnz r7, cc_k_key
+        mov  dptr, #(X_CMD + 12)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #(M - 12)
+    cc_k_tail:
+        movx a, @dptr
+        mov  r2, a
+        movx a, @r1
+        xrl  a, r2
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_k_tail
+        clr  a
+        mov  r1, #((X_STR + 48) & 0xff)
+        mov  r7, #16
+    cc_k_zero:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_k_zero
+        mov  _st_pos, #64
+        pop  0xa0
+        ret
+    __endasm;
+}
+#endif
+
+void chacha_block_prof(void)
+{
+    uint32_t t0 = cycles_now();
+    chacha_block();
+    prof_chacha += cycles_now() - t0;
+}
+
 uint8_t stream_byte(void)
 {
     if (st_pos == 64) { /* public: position in the stream */

@@ -9,7 +9,10 @@
  * key. Both key paths build the raw key in X_STAGE and the cache first;
  * the active key is written only once everything has been checked, so a
  * refused key never disturbs the previous one (only the cache, which is
- * then marked invalid and derived again on export).
+ * then marked invalid and derived again on export), and it is written
+ * through the journal of card.h (install, key_install), so that a power
+ * cut leaves the old key or the new one whole, with its PIN and its stream
+ * secret.
  */
 #include "card.h"
 
@@ -137,13 +140,48 @@ static void wmap_clear(void) __reentrant
         XB(X_WMAP + i) = 0;
 }
 
-/* STAGE -> the active key; the cache already holds its derived part. */
-static void install(void) __reentrant
+/* The stream secret K_card of the raw key at STAGE, into X_KCST
+ * (docs/SPEC.md, card section): K_0 = 0, K_{i+1} = the first 32 bytes of
+ * ChaCha20(K_i XOR M_i, block counter 0, nonce "tts-card-prf"), M_i the
+ * 32-byte pieces of the secret key (the last one zero-padded). */
+static __code const uint8_t kc_nonce[12] = {
+    't', 't', 's', '-', 'c', 'a', 'r', 'd', '-', 'p', 'r', 'f'
+};
+
+static void kcard_derive(void)
+{
+    /* XDATA, not the stack: it runs deep in the reentrant key code */
+    static __xdata uint16_t o;
+    static __xdata uint8_t j;
+#define in  XP(X_STR)
+#define out XP(X_STR + 64)
+    for (j = 0; j < 32; j++)
+        out[j] = 0;
+    for (o = 0; o < SK_BYTES; o += 32) {
+        stream_init(out);
+        for (j = 0; j < 32 && o + j < SK_BYTES; j++) /* public bound */
+            in[16 + j] ^= STAGE[o + j];
+        for (j = 0; j < 12; j++)
+            in[52 + j] = kc_nonce[j];
+        chacha_block();
+    }
+    for (j = 0; j < 32; j++)
+        XB(X_KCST + j) = out[j];
+    stream_wipe();
+#undef in
+#undef out
+}
+
+/* The journal's second half (card.h): STAGE, X_KCST and the staged PIN
+ * -> the active key, its stream secret, its PIN with PIN_TRIES tries; then
+ * the staged PIN is used up and X_JRNL cleared. Runs again from the start
+ * after a cut (at reset, main.c): every step only copies from the staging
+ * copies, which stay until X_JRNL is cleared. */
+void key_install(void) __reentrant
 {
     uint16_t t;
     uint8_t i;
     __xdata uint8_t *coef = STAGE + SK_COEF;
-    XB(X_MISC) = 0;                         /* inactive while writing */
     lm_from_rows(X_KS1, STAGE + SK_S1, M);
     lm_from_rows(X_KS3, STAGE + SK_S3, N);
     for (t = 0; t < C; t++) {
@@ -155,9 +193,27 @@ static void install(void) __reentrant
         XB(X_Ks1 + i) = STAGE[SK_s1 + i];
     for (i = 0; i < N; i++)
         XB(X_Ks3 + i) = STAGE[SK_s3 + i];
-    XB(X_MISC) = 0xA5;                      /* active */
-    pk_ready = 1;
+    for (i = 0; i < 32; i++)
+        XB(X_KCARD + i) = XB(X_KCST + i);
+    i = XB(X_PINST);
+    if (i >= PIN_MIN && i <= PIN_MAX) /* public: staged or already used */
+        for (i = 0; i <= PIN_MAX; i++)
+            XB(X_PIN + i) = XB(X_PINST + i);
+    XB(X_TRIES) = PIN_TRIES;
+    XB(X_ACTIVE) = NV_MAGIC;
+    XB(X_PINST) = 0xFF;                     /* the staged PIN is used up */
+    XB(X_JRNL) = 0;                         /* done */
+    pin_ok = 0;
 }
+
+/* The journal's first half: the staged key is checked and complete (a
+ * macro: one stack frame less in the reentrant key code). */
+#define install() do { \
+        kcard_derive(); \
+        XB(X_JRNL) = NV_MAGIC; \
+        key_install(); \
+        pk_ready = 1; \
+    } while (0)
 
 /* GENERATE KEY: seed at X_CMD. */
 void key_generate(void) __reentrant

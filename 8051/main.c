@@ -84,6 +84,9 @@ void main(void)
     __xdata uint8_t *cmd = XP(X_CMD), *resp = XP(X_RESP);
 
     fill_stack();
+    pin_ok = 0;
+    if (XB(X_JRNL) == NV_MAGIC) /* a key install was cut: finish it */
+        key_install();
     TMOD = (TMOD & 0xF0) | 0x01;
     ET0 = 1;
     EA = 1;

@@ -16,7 +16,11 @@
 #define CARD_PUT_KEY        0x22 /* P1P2: offset; data: secret-key bytes */
 #define CARD_COMMIT_KEY     0x24
 #define CARD_GET_PK_SEGMENT 0x30 /* P1P2: segment index */
-#define CARD_SIGN           0x40 /* data: the m-byte digest, 32 random bytes */
+#define CARD_GET_COUNTER    0x16 /* 4 bytes: the signature counter SIGN uses next */
+#define CARD_SET_PIN        0x26 /* data: the PIN (4..16 bytes) the next key install sets */
+#define CARD_SIGN           0x40 /* data: the m-byte digest */
+#define CARD_CLA_ISO        0x00 /* VERIFY only */
+#define CARD_VERIFY         0x20 /* under CARD_CLA_ISO: data: the PIN */
 #define CARD_HALT           0xFE
 
 #define CARD_SW_OK          0x9000
@@ -24,6 +28,9 @@
 #define CARD_SW_P1P2        0x6A86 /* bad P1/P2 */
 #define CARD_SW_STATE       0x6985 /* conditions not satisfied */
 #define CARD_SW_DATA        0x6A80 /* bad data */
+#define CARD_SW_SECURITY    0x6982 /* security status not satisfied (no VERIFY) */
+#define CARD_SW_BLOCKED     0x6983 /* PIN blocked */
+#define CARD_SW_PIN_WRONG   0x63C0 /* | tries left: wrong PIN */
 #define CARD_SW_INS         0x6D00 /* unknown INS */
 #define CARD_SW_CLA         0x6E00 /* unknown CLA */
 

@@ -2,11 +2,39 @@
  * Signing (docs/SPEC.md section 7): u = S1 h + s1; per attempt v ChaCha20
  * bytes as vinegar, the four layers solved in turn (all four are always
  * solved, so the time depends only on the number of attempts), then
- * sigma = S3 x + s3. Digest at X_CMD, randomness key at X_CMD + M,
- * signature to X_RESP. The work (layer system, u) is in the scratch at
- * X_WS, beside the public-key cache.
+ * sigma = S3 x + s3. Digest at X_CMD, signature to X_RESP. The work
+ * (layer system, u) is in the scratch at X_WS, beside the public-key cache.
+ * The stream's key is the card's own (docs/SPEC.md section 7.4; chacha.c:
+ * stream_init_card): one ChaCha20 block keyed by the stream secret K_card
+ * of the installed key, block counter = the signature counter c, nonce =
+ * h[0..12), whose first 32 bytes XOR h[12..m) are the key.
  */
 #include "card.h"
+
+__xdata uint8_t sig_ctr[4];
+
+/* The signature counter: slot (X_CSEL & 1) holds ~c; ~(c + 1) = ~c - 1 goes
+ * to the other slot, then X_CSEL flips (one byte, written last). A cut
+ * leaves c or c + 1 stored, and the signature of c is computed only after
+ * c + 1 is. The same cycles for every c (borrow by arithmetic). */
+uint8_t ctr_advance(void)
+{
+    uint8_t s = XB(X_CSEL) & 1, i, b, z = 0, borrow = 1;
+    uint16_t from = X_CTR + 4 * s, to = X_CTR + 4 * (s ^ 1), t;
+    for (i = 0; i < 4; i++)
+        z |= XB(from + i);
+    if (!z) /* public: c = 2^32 - 1 was the last one */
+        return 0;
+    for (i = 0; i < 4; i++) {
+        b = XB(from + i);
+        sig_ctr[i] = (uint8_t)~b;
+        t = (uint16_t)b - borrow;
+        XB(to + i) = (uint8_t)t;
+        borrow = (uint8_t)(t >> 8) & 1;
+    }
+    XB(X_CSEL) = s ^ 1;
+    return 1;
+}
 
 /* The four layers: first variable, size, first term, number of terms. */
 #define L0 V, A, TTS_LAYER0, TTS_LAYER1 - TTS_LAYER0
@@ -151,7 +179,7 @@ uint16_t sign(void)
     uint8_t i, ok;
     uint16_t attempt;
     pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
-    stream_init(XP(X_CMD + M));
+    stream_init_card();
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
     matvec_sign(X_KS1, X_Ks1, X_U, M, M, 2 * M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -164,8 +192,10 @@ uint16_t sign(void)
         ok &= solve_layer(L3, XS_INC ? V + A + 1 : 0);
         if (ok) { /* declassified: the attempt succeeded */
             matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, 2 * N);
+            stream_wipe();
             return 0;
         }
     }
+    stream_wipe();
     return 0x6A80;
 }

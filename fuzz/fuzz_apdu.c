@@ -3,9 +3,10 @@
  * -DCARD_HOST for TTS(20,28)) on a stream of arbitrary commands: CLA INS
  * P1 P2 Lc data[Lc], repeated. The key operations are stubs that record
  * their calls (their own tests run in the simulator). Invariants: the
- * status word is one of section 7.2's; 6E00 exactly when CLA is not 80; an
- * error changes no byte of XDATA (so the key survives every malformed
- * command) and returns no data; PUT KEY writes exactly its bytes into the
+ * status word is one of section 7.2's; 6E00 exactly when CLA is not 80
+ * (but for VERIFY, 00 20); an error changes no byte of XDATA but the PIN
+ * tries a wrong PIN counts (so the key survives every malformed command)
+ * and returns no data; PUT KEY writes exactly its bytes into the
  * staging area and their bits into the written map, nothing else; every
  * response length is that command's.
  *
@@ -26,7 +27,7 @@ extern uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
 uint16_t apdu_run(void);
 /* The card's geometry, from 8051/card.h (defined at the end). */
 struct card_geom {
-    uint16_t x_cmd, x_wmap, wmap_bytes, x_stage, sk_bytes, nseg, seg_bytes, sig_bytes;
+    uint16_t x_cmd, x_wmap, wmap_bytes, x_stage, sk_bytes, nseg, seg_bytes, sig_bytes, x_tries;
 };
 extern const struct card_geom card_geom;
 static int calls;
@@ -36,7 +37,8 @@ static int known_sw(uint16_t sw)
 {
     return sw == CARD_SW_OK || sw == CARD_SW_CLA || sw == CARD_SW_INS ||
            sw == CARD_SW_P1P2 || sw == CARD_SW_LENGTH || sw == CARD_SW_STATE ||
-           sw == CARD_SW_DATA;
+           sw == CARD_SW_DATA || sw == CARD_SW_SECURITY || sw == CARD_SW_BLOCKED ||
+           (sw & 0xFFF0) == CARD_SW_PIN_WRONG;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,7 +57,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         calls = 0;
         uint16_t sw = apdu_run();
         FUZZ_CHECK(known_sw(sw));
-        FUZZ_CHECK((sw == CARD_SW_CLA) == (data[0] != CARD_CLA));
+        int verify = data[0] == CARD_CLA_ISO && data[1] == CARD_VERIFY;
+        FUZZ_CHECK((sw == CARD_SW_CLA) == (data[0] != CARD_CLA && !verify));
+        /* a wrong PIN is counted (X_TRIES); the rest of XDATA stays */
+        if (verify && (sw & 0xFFF0) == CARD_SW_PIN_WRONG && data[4])
+            snap[g->x_tries] = card_xram[g->x_tries];
         if (sw != CARD_SW_OK && !(data[1] == CARD_COMMIT_KEY && sw == CARD_SW_DATA) &&
             !(data[1] == CARD_SIGN && sw == CARD_SW_DATA)) {
             FUZZ_CHECK(memcmp(snap, card_xram, sizeof snap) == 0);
@@ -63,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (sw == CARD_SW_OK) {
             static const uint8_t la[256] = {[CARD_GET_INFO] = 7, [CARD_GET_CYCLES] = 4,
-                                            [CARD_GET_PROFILE] = 8};
+                                            [CARD_GET_PROFILE] = 8, [CARD_GET_COUNTER] = 4};
             if (data[1] == CARD_GET_PK_SEGMENT)
                 FUZZ_CHECK(off < g->nseg && apdu_la > 0 && apdu_la <= g->seg_bytes);
             else if (data[1] == CARD_SIGN)
@@ -97,7 +103,7 @@ uint8_t card_xram[65536];
 __idata uint8_t IA[IA_SIZE];
 __xdata uint32_t prof_chacha;
 const struct card_geom card_geom = {X_CMD, X_WMAP, WMAP_BYTES, X_STAGE, SK_BYTES,
-                                    NSEG, SEG_K * M, N};
+                                    NSEG, SEG_K * M, N, X_TRIES};
 
 /* The key operations are stubs that record their calls. */
 void key_generate(void) { XB(X_MISC) = 0xA5; calls++; }
@@ -116,3 +122,4 @@ uint8_t pk_segment(uint16_t seg)
     return seg + 1 == NSEG ? (PK_MONO - seg * SEG_K) * M : SEG_K * M;
 }
 uint16_t sign(void) { calls++; return XB(X_CMD) == 0xFF ? CARD_SW_DATA : 0; }
+uint8_t ctr_advance(void) { return 1; }

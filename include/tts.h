@@ -177,6 +177,17 @@ TTS_API void tts_stream_init(tts_stream *s, const uint8_t key[32]);
 TTS_API int tts_stream_rng(void *ctx, uint8_t *out, size_t len);
 TTS_API void tts_stream_wipe(tts_stream *s);
 
+/* The key of the card's signing stream (docs/SPEC.md, card section): the
+ * 8051 card keys the stream above with a value it derives itself from its
+ * secret key sk (through a 32-byte stream secret), the signature counter
+ * (the number of SIGN commands the card started before this one) and the
+ * m-byte digest; with it the host predicts the card's signature:
+ * tts_stream_init(&s, key), then tts_sign_digest(p, sig, digest, sk,
+ * tts_stream_rng, &s). key is a secret: wipe it after use. TTS_OK, or
+ * TTS_EINVAL for a NULL argument. */
+TTS_API int tts_card_stream_key(const tts_params *p, uint8_t key[32], const uint8_t *sk,
+                                uint32_t counter, const uint8_t *digest);
+
 /* The library's version, TTS_VERSION_STRING of the build (a program can
  * compare it with the header it was compiled against). */
 TTS_API const char *tts_version(void);

@@ -7,9 +7,23 @@
  *   card_helper keygen PARAMS SEED SK PK     tts_keypair_from_seed
  *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1
  *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1 changed
- *   card_helper sign PARAMS SK DIGESTHEX RANDHEX
- *       the host's tts_sign_digest with the card's ChaCha20 randomness:
- *       prints the signature in hex and the number of attempts
+ *   card_helper sign PARAMS SK DIGESTHEX COUNTER
+ *       the host's tts_sign_digest with the card's ChaCha20 randomness
+ *       (tts_card_stream_key for that counter): prints the signature in
+ *       hex and the number of attempts
+ *   card_helper verify PARAMS PK DIGESTHEX SIGHEX
+ *       tts_verify_digest: exit 0 if the signature verifies, 1 if not
+ *   card_helper signwith PARAMS SK DIGESTHEX KEYHEX
+ *       the same with the stream key given (a terminal that chose the
+ *       card's randomness, as SIGN once let it: the negative control of the
+ *       hostile-terminal test)
+ *   card_helper rank N FILE
+ *       the rank over GF(256) (0x11B) of the differences sigma_i - sigma_0
+ *       of the n-byte hex signatures in FILE, one a line
+ *   card_helper keycheck SEEDHEX COUNT
+ *       tts_card_stream_key against this file's own reading of
+ *       docs/SPEC.md (libsodium's ChaCha20), COUNT random keys, digests and
+ *       counters per set (inputs from the seed): exit 0 if all agree
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -108,14 +122,148 @@ static int kat(int argc, char **argv)
     return 0;
 }
 
+/* The card's stream key as docs/SPEC.md words it, written apart from the
+ * library's: the 64-byte ChaCha20 blocks of RFC 8439, of which the first
+ * 32 bytes are kept. */
+static void spec_block(uint8_t out[64], const uint8_t key[32], uint32_t ctr,
+                       const uint8_t nonce[12])
+{
+    uint8_t zero[64] = {0};
+    crypto_stream_chacha20_ietf_xor_ic(out, zero, 64, nonce, ctr, key);
+}
+
+static void spec_stream_key(uint8_t key[32], const uint8_t *sk, size_t skb, uint32_t ctr,
+                            const uint8_t *h, size_t m)
+{
+    uint8_t chain[32] = {0}, kin[32], blk[64], nonce[12];
+    memcpy(nonce, "tts-card-prf", 12);
+    size_t pieces = (skb + 31) / 32;
+    for (size_t i = 0; i < pieces; i++) {
+        uint8_t piece[32] = {0};
+        memcpy(piece, sk + 32 * i, skb - 32 * i < 32 ? skb - 32 * i : 32);
+        for (int j = 0; j < 32; j++)
+            kin[j] = chain[j] ^ piece[j];
+        spec_block(blk, kin, 0, nonce);
+        memcpy(chain, blk, 32);
+    }
+    spec_block(blk, chain, ctr, h);
+    uint8_t tail[32] = {0};
+    memcpy(tail, h + 12, m - 12);
+    for (int j = 0; j < 32; j++)
+        key[j] = blk[j] ^ tail[j];
+}
+
+/* GF(256) mod 0x11B, written out again (not the library's) */
+static uint8_t gmul(uint8_t a, uint8_t b)
+{
+    uint8_t r = 0;
+    while (b) {
+        if (b & 1)
+            r ^= a;
+        a = (uint8_t)((a << 1) ^ ((a & 0x80) ? 0x1B : 0));
+        b >>= 1;
+    }
+    return r;
+}
+
+static int rank(int argc, char **argv)
+{
+    if (argc != 4)
+        return fail("rank N FILE");
+    int n = atoi(argv[2]), rows = 0, r = 0;
+    static uint8_t mat[1024][TTS_MAX_N], first[TTS_MAX_N];
+    char line[1024];
+    FILE *f = fopen(argv[3], "r");
+    if (!f || n <= 0 || n > TTS_MAX_N)
+        return fail("rank N FILE");
+    for (int k = 0; fgets(line, sizeof line, f) && rows < 1024; k++) {
+        uint8_t sig[TTS_MAX_N];
+        line[strcspn(line, "\r\n")] = 0;
+        if (unhex(line, sig, TTS_MAX_N) != n) {
+            fclose(f);
+            return fail("rank: a line that is not n bytes of hex");
+        }
+        if (!k) {
+            memcpy(first, sig, n);
+            continue;
+        }
+        for (int j = 0; j < n; j++)
+            mat[rows][j] = sig[j] ^ first[j];
+        rows++;
+    }
+    fclose(f);
+    for (int c = 0; c < n && r < rows; c++) {
+        int piv = -1;
+        for (int i = r; i < rows && piv < 0; i++)
+            if (mat[i][c])
+                piv = i;
+        if (piv < 0)
+            continue;
+        uint8_t t[TTS_MAX_N], inv = 1;
+        memcpy(t, mat[piv], n);
+        memcpy(mat[piv], mat[r], n);
+        memcpy(mat[r], t, n);
+        while (gmul(inv, mat[r][c]) != 1)
+            inv++;
+        for (int i = 0; i < rows; i++)
+            if (i != r && mat[i][c]) {
+                uint8_t f2 = gmul(mat[i][c], inv);
+                for (int j = 0; j < n; j++)
+                    mat[i][j] ^= gmul(f2, mat[r][j]);
+            }
+        r++;
+    }
+    printf("%d\n", r);
+    return 0;
+}
+
+static int keycheck(int argc, char **argv)
+{
+    uint8_t seed[32] = {0};
+    if (argc != 4 || unhex(argv[2], seed, 32) <= 0)
+        return fail("keycheck SEEDHEX COUNT");
+    long count = atol(argv[3]), agree = 0, total = 0;
+    static uint8_t sk[TTS_MAX_SK_BYTES];
+    uint8_t h[TTS_MAX_M], a[32], b[32], nonce[12] = {0};
+    uint64_t pos = 0;
+    for (size_t s = 0; s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        size_t skb = tts_sk_bytes(p), m = tts_digest_bytes(p);
+        for (long i = 0; i < count; i++, total++) {
+            uint32_t ctr;
+            /* inputs: the seed's ChaCha20 stream (any bytes will do) */
+            crypto_stream_chacha20_ietf_xor_ic(sk, memset(sk, 0, skb), skb, nonce, pos, seed);
+            pos += (skb + 63) / 64;
+            uint8_t x[64] = {0};
+            spec_block(x, seed, (uint32_t)pos++, nonce);
+            memcpy(h, x, m);
+            memcpy(&ctr, x + 40, 4);
+            if (i == 0)
+                ctr = 0;
+            else if (i == 1)
+                ctr = 0xFFFFFFFEu;
+            if (tts_card_stream_key(p, a, sk, ctr, h) != TTS_OK)
+                return fail("tts_card_stream_key failed");
+            spec_stream_key(b, sk, skb, ctr, h, m);
+            agree += memcmp(a, b, 32) == 0;
+        }
+    }
+    printf("%ld of %ld stream keys agree\n", agree, total);
+    return agree == total && total > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (sodium_init() < 0)
         return fail("libsodium");
     if (argc < 2)
-        return fail("usage: kat|keygen|corrupt|sign ...");
+        return fail("usage: kat|keygen|corrupt|sign|signwith|verify|rank|keycheck ...");
     if (!strcmp(argv[1], "kat"))
         return kat(argc, argv);
+    if (!strcmp(argv[1], "keycheck"))
+        return keycheck(argc, argv);
+    if (!strcmp(argv[1], "rank"))
+        return rank(argc, argv);
     if (argc < 3)
         return fail("missing PARAMS");
     const tts_params *p = tts_params_get(argv[2]);
@@ -145,20 +293,36 @@ int main(int argc, char **argv)
             return fail("corrupt: singular1|singular3|s1");
         return put(argv[4], sk, skb) ? fail("cannot write") : 0;
     }
-    if (!strcmp(argv[1], "sign") && argc == 6) {
-        uint8_t dg[TTS_MAX_M], sig[TTS_MAX_N];
-        uint8_t key[32];
+    if ((!strcmp(argv[1], "sign") || !strcmp(argv[1], "signwith")) && argc == 6) {
+        /* sign: the card's stream key for COUNTER; signwith: KEYHEX */
+        uint8_t dg[TTS_MAX_M], sig[TTS_MAX_N], key[32];
+        char *end = argv[5];
+        unsigned long ctr = 0;
         tts_stream r;
+        int with = !strcmp(argv[1], "signwith");
+        if (!with)
+            ctr = strtoul(argv[5], &end, 0);
         if (get(argv[3], sk, skb) != (long)skb || unhex(argv[4], dg, m) != (long)m ||
-            unhex(argv[5], key, 32) != 32)
-            return fail("sign PARAMS SK DIGESTHEX RANDHEX");
+            (with ? unhex(argv[5], key, 32) != 32 : *end || ctr > 0xFFFFFFFFul))
+            return fail("sign PARAMS SK DIGESTHEX COUNTER | signwith PARAMS SK DIGESTHEX KEYHEX");
+        if (!with && tts_card_stream_key(p, key, sk, (uint32_t)ctr, dg) != TTS_OK)
+            return fail("tts_card_stream_key failed");
         tts_stream_init(&r, key); /* the card's randomness (ref/stream.c) */
+        sodium_memzero(key, sizeof key);
         if (tts_sign_digest(p, sig, dg, sk, tts_stream_rng, &r) != TTS_OK)
             return fail("signing failed");
         for (unsigned i = 0; i < n; i++)
             printf("%02X", sig[i]);
         printf(" %u\n", r.calls);
+        tts_stream_wipe(&r);
         return 0;
     }
-    return fail("usage: kat|keygen|corrupt|sign ...");
+    if (!strcmp(argv[1], "verify") && argc == 6) {
+        uint8_t dg[TTS_MAX_M], sig[TTS_MAX_N];
+        if (get(argv[3], pk, pkb) != (long)pkb || unhex(argv[4], dg, m) != (long)m ||
+            unhex(argv[5], sig, n) != (long)n)
+            return fail("verify PARAMS PK DIGESTHEX SIGHEX");
+        return tts_verify_digest(p, sig, dg, pk) == TTS_OK ? 0 : 1;
+    }
+    return fail("usage: kat|keygen|corrupt|sign|signwith|verify|rank|keycheck ...");
 }

@@ -15,6 +15,10 @@ fi
 [ -n "${S51:-}" ] && export TTS_S51="$S51"
 W=$(mktemp -d "${TMPDIR:-/tmp}/tts-card-test.XXXXXX") || exit 99
 trap 'rm -rf "$W"' EXIT
+# The PIN every test key is installed with (a private file, as tts-card
+# wants a PIN file).
+printf '2468' > "$W/pin" && chmod 600 "$W/pin" || exit 99
+PIN="--pin $W/pin"
 fail=0
 t=0
 say() { t=$((t + 1)); if [ "$1" = 0 ]; then echo "ok $t - $2"; else echo "not ok $t - $2"; fail=1; fi; }
@@ -39,15 +43,52 @@ sign_checks() {
     [ "$(grep -c 'sign: equals the host.s signature .*, verifies' "$1")" -eq "$2" ] &&
         ! grep -q 'DIFFERS\|DOES NOT' "$1"
 }
+# ct_cycles OPTIONS K: the SIGN cycles (tts-card --report) of K random
+# TTS(20,28) keys, each installed on a fresh card and signing two digests
+# (counters 0 and 1) that the host finds to take one attempt
+ct_cycles() {
+    _ct_i=0
+    while [ $_ct_i -lt $2 ]; do
+        head -c 32 /dev/urandom > "$W/ts"
+        "$HELPER" keygen 20,28 "$W/ts" "$W/tsk" "$W/tpk" || exit 99
+        _ct_args=""
+        for _ct_c in 0 1; do
+            while :; do
+                _ct_d=$(rnd 20)
+                _ct_a=$("$HELPER" sign 20,28 "$W/tsk" "$_ct_d" $_ct_c | awk '{print $2}')
+                [ "$_ct_a" = 1 ] && break
+            done
+            _ct_args="$_ct_args sign --digest $_ct_d"
+        done
+        "$TTS_CARD" $1 --report put-key "$W/tsk" $_ct_args 2>&1 |
+            sed -n 's/^report: sign *\([0-9]*\) cycles.*/\1/p' | tr '\n' ' '
+        _ct_i=$((_ct_i + 1))
+    done
+}
+# put_apdus SK: "apdu HEX" arguments that PUT the whole key file SK (255
+# bytes a command)
+put_apdus() {
+    _pa_hex=$(hex < "$1") _pa_off=0
+    while [ -n "$_pa_hex" ]; do
+        _pa_c=$(printf '%s' "$_pa_hex" | cut -c1-510)
+        _pa_hex=$(printf '%s' "$_pa_hex" | cut -c511-)
+        printf 'apdu 8022%04X%02X%s00 ' $_pa_off $((${#_pa_c} / 2)) "$_pa_c"
+        _pa_off=$((_pa_off + ${#_pa_c} / 2))
+    done
+}
 # status_checks LABEL: every status word of docs/CARD.md in order, the key
 # still signing after each error, 6985 without a key, and a refused COMMIT
 # (singular S1, singular S3, bad s1) leaving the old key active; on the card
-# of $P (the options selecting image and CPU), with the TTS(20,28) key $sk,
-# digest $D and randomness $W/rr. The expected words are those of CLA, INS,
+# of $P (the options selecting image and CPU, and the PIN), with the
+# TTS(20,28) key $sk and digest $D. The expected words are those of CLA, INS,
 # GET INFO P1, GET INFO Lc, GET CYCLES P1, GENERATE Lc 0, GENERATE Lc 1, PUT
 # offset + Lc past the key (2 bytes at 1399 - 2 + 1), PUT 3 bytes at 1398,
 # PUT Lc 0, COMMIT without a complete PUT, segment 37 (past the end), GET PK
-# SEGMENT Lc 1, SIGN Lc 0, SIGN Lc 1, HALT P1, HALT Lc.
+# SEGMENT Lc 1, SIGN Lc 0, SIGN Lc 1, HALT P1, HALT Lc, GET COUNTER P1,
+# GET COUNTER Lc, SET PIN Lc 3, SET PIN Lc 17, SET PIN P1, VERIFY P1, VERIFY
+# Lc 3, VERIFY Lc 17, VERIFY under CLA 80 (GENERATE KEY Lc 4), SIGN before
+# VERIFY; then a COMMIT without a staged PIN (6985) and a SIGN of the
+# unverified session (6982).
 status_checks() {
     "$TTS_CARD" $P put-key "$sk" \
         apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
@@ -55,16 +96,24 @@ status_checks() {
         apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
         apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
         apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
-        sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+        apdu 801600010000 apdu 8016000001AA00 apdu 802600000331323300 apdu 8026000011313131313131313131313131313131313100 \
+        apdu 80260100043132333400 apdu 00200001043132333400 apdu 002000000331323300 \
+        apdu 0020000011313131313131313131313131313131313100 apdu 80200000043132333400 \
+        apdu 8040000014${D}00 \
+        sign --digest "$D" > "$W/log" 2>&1
     codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
-    [ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 " ]
+    [ "$codes" = "6E00 6D00 6A86 6700 6A86 6700 6700 6A86 6A86 6700 6985 6A86 6700 6700 6700 6A86 6700 6A86 6700 6700 6700 6A86 6A86 6700 6700 6700 6982 " ]
     say $? "$1status words in the order of 7.1 (got: $codes)"
     sign_checks "$W/log" 1; say $? "$1after every error the key still signs correctly"
-    "$TTS_CARD" $P apdu 8040000034$(rnd 52)00 apdu 803000000000 > "$W/log" 2>&1
-    [ "$(grep -c ' 6985$' "$W/log")" -eq 2 ]; say $? "$16985 without an active key"
+    "$TTS_CARD" $P apdu 8040000014$(rnd 20)00 apdu 803000000000 apdu 00200000043132333400 > "$W/log" 2>&1
+    [ "$(grep -c ' 6985$' "$W/log")" -eq 3 ]; say $? "$16985 without an active key (SIGN, GET PK SEGMENT, VERIFY)"
+    "$TTS_CARD" $P put-key "$sk" $(put_apdus "$sk") apdu 802400000000 sign --digest "$D" > "$W/log" 2>&1
+    [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "9000 9000 9000 9000 9000 9000 6985 " ] &&
+        sign_checks "$W/log" 1
+    say $? "$1a complete PUT KEY without a new SET PIN: COMMIT 6985, the old key still signs"
     for bad in singular1 singular3 s1; do
         "$HELPER" corrupt 20,28 "$sk" "$W/bad" $bad || exit 99
-        "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+        "$TTS_CARD" $P put-key "$sk" put-key "$W/bad" sign --digest "$D" > "$W/log" 2>&1
         st=$?
         grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
         say $? "$1COMMIT of a key with $bad: 6A80, exit 1, the old key still signs"

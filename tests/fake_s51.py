@@ -4,7 +4,8 @@
 Called as tts-card calls s51 (-I if=xram[0xffff],in=REQ,out=RESP ...), it
 answers every command of REQ: GET INFO correctly for TTS(20,28) (so the
 image check passes), SIGN with FAKE_SIGN_LEN bytes, GET CYCLES with
-FAKE_CYCLES_LEN bytes, everything else with an empty 9000.
+FAKE_CYCLES_LEN bytes, GET COUNTER with 0, everything else with an empty
+9000.
 """
 import os
 import re
@@ -25,6 +26,8 @@ while i + 5 <= len(data):
         body = bytes([20, 28, 8, 9, 9, 1, 12])
     elif ins == 0x40:
         body = bytes(int(os.environ.get("FAKE_SIGN_LEN", "28")))
+    elif ins == 0x16:
+        body = bytes(4)
     elif ins in (0x12, 0x14):
         body = b"\x01" * int(os.environ.get("FAKE_CYCLES_LEN", "4"))
     else:

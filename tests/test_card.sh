@@ -1,14 +1,16 @@
 #!/bin/sh
 # The card in full on TTS(20,28) and TTS(16,22): on-card keys equal the
-# KAT keys, signatures equal the host's tts_sign_digest with the same
-# ChaCha20 randomness, personalisation, every status word of docs/CARD.md
-# (and the key survives each), segments in any order, the C twins of the
-# assembly kernels, --eeprom, constant signing time, exit codes.
+# KAT keys, signatures equal the host's tts_sign_digest with the card's
+# ChaCha20 stream (tts_card_stream_key), personalisation, every status word
+# of docs/CARD.md (and the key survives each), segments in any order, the C
+# twins of the assembly kernels, --eeprom, constant signing time, exit codes.
+# (The card's own randomness, the PIN and the power cuts:
+# tests/test_card_guard.sh.)
 . "${srcdir:-.}/tests/card_lib.sh"
 
 for set in 20-28 16-22; do
     m=${set%-*} n=${set#*-}
-    P="--params $set"
+    P="--params $set $PIN"
     # -- on-card key generation: the KAT public key, byte for byte
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk"; say $? "$set: KAT entry 0"
     "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk-$set" > "$W/log" 2>&1
@@ -21,8 +23,7 @@ for set in 20-28 16-22; do
         args=""
         i=0
         while [ $i -lt $nd ]; do
-            rnd 32 > "$W/r$i.hex"
-            args="$args sign --digest $(rnd $m) --rand $W/r$i.hex"
+            args="$args sign --digest $(rnd $m)"
             i=$((i + 1))
         done
         "$TTS_CARD" $P put-key "$W/k$k" $args > "$W/log" 2>&1
@@ -44,11 +45,10 @@ for set in 20-28 16-22; do
     grep -q "^apdu: $(printf %02X $k) $(seg 5 $k) 9000" "$W/log"; say $? "$set: segment 5 out of order"
 done
 
-set=20-28 m=20 n=28 P="--params 20-28"
+set=20-28 m=20 n=28 P="--params 20-28 $PIN"
 sk=$W/k2028
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/s" "$W/p" "$sk" || exit 99
 D=$(rnd 20)
-rnd 32 > "$W/rr"
 # -- every status word, and the key still signs after each error
 status_checks ""
 "$TTS_CARD" $P apdu 8022057701AA00 apdu 8022057601AA00 apdu 802400000000 > "$W/log" 2>&1
@@ -59,13 +59,16 @@ say $? "PUT KEY: offset past the end 6A86, last byte 9000, COMMIT of an incomple
 rm -f "$W/ee"
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 3 "$W/seed3" "$W/kpk3" "$W/ksk3"
 "$TTS_CARD" $P --eeprom "$W/ee" genkey --seed "$W/seed3" > "$W/log" 2>&1; say $? "--eeprom: genkey"
-"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" > "$W/log" 2>&1
 st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "--eeprom: the next invocation signs with that key"
 [ "$(stat -c %a "$W/ee")" = 600 ]; say $? "--eeprom: the state file (it holds the key) has mode 600"
 chmod 644 "$W/ee"
 "$TTS_CARD" $P --eeprom "$W/ee" info > "$W/log" 2>&1
 [ $? = 2 ] && grep -q "chmod 600" "$W/log"; say $? "--eeprom: a world-readable state file is refused with a chmod hint"
 chmod 600 "$W/ee"
+
+"$TTS_CARD" --params 20-28 genkey --seed "$W/s" > "$W/log" 2>&1
+[ $? = 2 ] && grep -q -- "--pin" "$W/log"; say $? "genkey without --pin: exit 2, asks for it"
 
 # -- key files: private, in any of the forms tts writes
 TTS_TOOL=$top_builddir/tts
@@ -75,8 +78,8 @@ cp "$W/ksk3" "$W/open.sk" && chmod 644 "$W/open.sk"
 if [ -x "$TTS_TOOL" ]; then
     "$TTS_TOOL" keygen --seed "$W/seed3" -o "$W/tk" > /dev/null 2>&1 &&
         "$TTS_TOOL" keygen --armor --seed "$W/seed3" -o "$W/ta" > /dev/null 2>&1
-    "$TTS_CARD" $P put-key "$W/tk.sec" sign --digest "$D" --rand "$W/rr" \
-        put-key "$W/ta.sec" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+    "$TTS_CARD" $P put-key "$W/tk.sec" sign --digest "$D" \
+        put-key "$W/ta.sec" sign --digest "$D" > "$W/log" 2>&1
     st=$?; sign_checks "$W/log" 2; say $(( st | $? )) "put-key accepts tts secret-key files, binary and armored"
     "$TTS_TOOL" keygen --params 16,22 --seed "$W/seed3" -o "$W/t16" > /dev/null 2>&1
     "$TTS_CARD" $P put-key "$W/t16.sec" > "$W/log" 2>&1
@@ -94,6 +97,7 @@ mkdir -p "$W/dir"
 : > "$W/empty"
 head -c 31 /dev/urandom > "$W/s31" && chmod 600 "$W/s31"
 head -c 2000000 /dev/zero > "$W/huge"
+printf '12345678901234567' > "$W/s17" && chmod 600 "$W/s17"
 ln -sf "$W/loop" "$W/loop"
 refuse "genkey --seed of a missing file" genkey --seed "$W/missing"
 refuse "genkey --seed of a directory" genkey --seed "$W/dir"
@@ -104,7 +108,9 @@ refuse "genkey --seed of a symlink loop (unreadable even for root)" genkey --see
 refuse "genkey without --seed" genkey
 refuse "sign --digest of 19 bytes" sign --digest 00112233445566778899aabbccddeeff001122
 refuse "sign --digest with a non-hex character" sign --digest 00112233445566778899aabbccddeeff0011223g
-refuse "sign --rand of an empty file" sign --rand "$W/empty"
+refuse "sign --rand (the terminal chooses no randomness)" sign --rand "$W/s31"
+refuse "--pin of an empty file" --pin "$W/empty" info
+refuse "--pin of 17 bytes" --pin "$W/s17" info
 refuse "put-key of a truncated key" put-key "$W/s31"
 refuse "an --eeprom file of another set" --eeprom "$W/ee" --params 16,22 info
 refuse "--mhz 0" --mhz 0 info
@@ -119,7 +125,7 @@ fi
 # -- the C twins of the kernels give the same signatures
 if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then
     args=""
-    for i in 1 2 3; do rnd 32 > "$W/c$i"; args="$args sign --digest $(rnd 20) --rand $W/c$i"; done
+    for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
     "$TTS_CARD" $P put-key "$sk" $args > "$W/a.log" 2>&1
     "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-c.ihx" put-key "$sk" $args > "$W/c.log" 2>&1
     sign_checks "$W/a.log" 3 && sign_checks "$W/c.log" 3 &&
@@ -132,22 +138,11 @@ if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then
     fi
 fi
 
-# -- constant time: 20 random keys and digests, one attempt each: same cycles
-cyc=""
-for i in $(seq 1 20); do
-    head -c 32 /dev/urandom > "$W/ts"
-    "$HELPER" keygen 20,28 "$W/ts" "$W/tsk" "$W/tpk" || exit 99
-    while :; do
-        d=$(rnd 20); rnd 32 > "$W/tr"
-        a=$("$HELPER" sign 20,28 "$W/tsk" "$d" "$(cat "$W/tr")" | awk '{print $2}')
-        [ "$a" = 1 ] && break
-    done
-    c=$("$TTS_CARD" $P --report put-key "$W/tsk" sign --digest "$d" --rand "$W/tr" 2>&1 |
-        sed -n 's/^report: sign *\([0-9]*\) cycles.*/\1/p')
-    cyc="$cyc$c "
-done
-[ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ] && [ -n "$(echo $cyc | tr -d ' ')" ]
-say $? "signing takes the same cycles for 20 keys and digests (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- constant time: 10 random keys, 2 digests each (counters 0 and 1), one
+# attempt each: the same cycles
+cyc=$(ct_cycles "$P" 10)
+[ "$(echo $cyc | wc -w)" -eq 20 ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
+say $? "signing takes the same cycles for 10 keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
 
 # -- exit codes
 "$TTS_CARD" $P bogus > /dev/null 2>&1; [ $? = 2 ]; say $? "usage error: exit 2"

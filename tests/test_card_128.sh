@@ -1,7 +1,7 @@
 #!/bin/sh
 # The 128-byte internal RAM family (8051/tts-M-N-128.ihx) on s51 -t 8051:
 # on-card keys and public-key segments equal the KAT's, signatures equal
-# the host's tts_sign_digest with the same ChaCha20 randomness, the status
+# the host's tts_sign_digest with the card's ChaCha20 stream, the status
 # words, --eeprom, constant signing time. tts-card fills internal RAM
 # 0x80..0xFF with 0xA5 before every run on the 8051 and fails if a byte
 # changed; ucsim's -t 8051 drops indirect writes up there, so one session of
@@ -32,7 +32,7 @@ done
 
 for set in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
     m=${set%-*} n=${set#*-}
-    P="$C51 --params $set"
+    P="$C51 --params $set $PIN"
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk" || exit 99
     case $set in
     16-22|20-26|20-28|24-32)
@@ -59,8 +59,7 @@ for set in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
         args=""
         i=0
         while [ $i -lt $nd ]; do
-            rnd 32 > "$W/r$i"
-            args="$args sign --digest $(rnd $m) --rand $W/r$i"
+            args="$args sign --digest $(rnd $m)"
             i=$((i + 1))
         done
         "$TTS_CARD" $P put-key "$W/k" $args > "$W/log" 2>&1
@@ -70,16 +69,15 @@ for set in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
     done
 done
 
-set=20-28 P="$C51 --params 20-28"
+set=20-28 P="$C51 --params 20-28 $PIN"
 sk=$W/k2028
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/s" "$W/p" "$sk" || exit 99
 D=$(rnd 20)
-rnd 32 > "$W/rr"
 # -- every command on -t 8032 with the fill check above 0x7F (and, after a
 # refused COMMIT, the segment that derives the public-key cache again)
 "$HELPER" corrupt 20,28 "$sk" "$W/bad" s1 || exit 99
-TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --image "$CARD_DIR/tts-20-28-128.ihx" info cycles \
-    genkey --seed "$W/s" export-pk -o "$W/pk8032" put-key "$sk" sign --digest "$D" --rand "$W/rr" \
+TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --image "$CARD_DIR/tts-20-28-128.ihx" info cycles \
+    genkey --seed "$W/s" export-pk -o "$W/pk8032" put-key "$sk" sign --digest "$D" counter \
     cycles apdu 809900000000 put-key "$W/bad" apdu 803000000000 > "$W/log" 2>&1
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/p" && ! grep -q "above the 8051" "$W/log" &&
     grep -q "^apdu: F0 $(dd if="$W/p" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
@@ -92,10 +90,9 @@ for s2 in 16-22 20-26 24-32; do
     m2=${s2%-*}
     "$HELPER" kat "$KAT/PQCsignKAT_tts-$s2.rsp" 0 "$W/s2" "$W/p2" "$W/k2" || exit 99
     "$HELPER" corrupt "${s2%-*},${s2#*-}" "$W/k2" "$W/bad2" s1 || exit 99
-    rnd 32 > "$W/rr2"
-    TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --params $s2 --image "$CARD_DIR/tts-$s2-128.ihx" genkey --seed "$W/s2" \
+    TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --params $s2 --image "$CARD_DIR/tts-$s2-128.ihx" genkey --seed "$W/s2" \
         apdu 803000000000 put-key "$W/k2" put-key "$W/bad2" apdu 803000000000 \
-        sign --digest "$(rnd $m2)" --rand "$W/rr2" > "$W/log" 2>&1
+        sign --digest "$(rnd $m2)" > "$W/log" 2>&1
     [ $? = 1 ] && sign_checks "$W/log" 1 && ! grep -q "above the 8051" "$W/log" &&
         [ "$(grep -c "^apdu: F0 $(dd if="$W/p2" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log")" = 2 ]
     say $? "$s2-128: key set-up, export and signing on -t 8032 leave internal RAM 0x80..0xFF untouched"
@@ -104,8 +101,8 @@ done
 status_checks "20-28-128: "
 # -- the same signatures as the 8032 image
 args=""
-for i in 1 2 3; do rnd 32 > "$W/c$i"; args="$args sign --digest $(rnd 20) --rand $W/c$i"; done
-"$TTS_CARD" --params 20-28 put-key "$sk" $args > "$W/a.log" 2>&1
+for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
+"$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
 "$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
 sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
     [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
@@ -113,23 +110,12 @@ say $? "20-28: the 8032 image and the 128-byte image give the same signatures"
 # -- --eeprom: a key generated in one invocation signs in the next
 rm -f "$W/ee"
 "$TTS_CARD" $P --eeprom "$W/ee" genkey --seed "$W/s" > "$W/log" 2>&1; say $? "20-28-128: --eeprom: genkey"
-"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" --rand "$W/rr" > "$W/log" 2>&1
+"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" > "$W/log" 2>&1
 st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "20-28-128: --eeprom: the next invocation signs with that key"
 
-# -- constant time: 10 random keys and digests, one attempt each: same cycles
-cyc=""
-for i in 1 2 3 4 5 6 7 8 9 10; do
-    head -c 32 /dev/urandom > "$W/ts"
-    "$HELPER" keygen 20,28 "$W/ts" "$W/tsk" "$W/tpk" || exit 99
-    while :; do
-        d=$(rnd 20); rnd 32 > "$W/tr"
-        a=$("$HELPER" sign 20,28 "$W/tsk" "$d" "$(cat "$W/tr")" | awk '{print $2}')
-        [ "$a" = 1 ] && break
-    done
-    c=$("$TTS_CARD" $P --report put-key "$W/tsk" sign --digest "$d" --rand "$W/tr" 2>&1 |
-        sed -n 's/^report: sign *\([0-9]*\) cycles.*/\1/p')
-    cyc="$cyc$c "
-done
-[ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ] && [ -n "$(echo $cyc | tr -d ' ')" ]
-say $? "20-28-128: signing takes the same cycles for 10 keys and digests (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- constant time: 5 random keys, 2 digests each (counters 0 and 1), one
+# attempt each: the same cycles
+cyc=$(ct_cycles "$P" 5)
+[ "$(echo $cyc | wc -w)" -eq 10 ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
+say $? "20-28-128: signing takes the same cycles for 5 keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
 exit $fail

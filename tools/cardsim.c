@@ -12,6 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The console script holds the card's XDATA (its key): wiped before free. */
+static void wipe(void *p, size_t n)
+{
+    volatile unsigned char *v = p;
+    while (n--)
+        *v++ = 0;
+}
+
 void card_init(card_batch *b, const char *image, const char *cpu, double mhz)
 {
     memset(b, 0, sizeof *b);
@@ -87,10 +95,12 @@ const char *card_sw_name(uint16_t sw)
     case CARD_SW_P1P2: return "bad P1/P2";
     case CARD_SW_STATE: return "conditions not satisfied";
     case CARD_SW_DATA: return "bad data";
+    case CARD_SW_SECURITY: return "security status not satisfied (VERIFY first)";
+    case CARD_SW_BLOCKED: return "PIN blocked";
     case CARD_SW_INS: return "unknown INS";
     case CARD_SW_CLA: return "unknown CLA";
     case 0: return "no response";
-    default: return "unknown status";
+    default: return (sw & 0xFFF0) == CARD_SW_PIN_WRONG ? "wrong PIN" : "unknown status";
     }
 }
 
@@ -176,12 +186,63 @@ static int simulate(card_batch *b, const char *req, const char *resp,
      * check sees them only when a 128-byte image runs on -t 8032 with
      * TTS_CARD_IRAM128 set, as the tests do.) */
     const int hi_check = strcmp(b->cpu, "8051") == 0 || getenv("TTS_CARD_IRAM128");
-    static const char script[] = "run\nquit\n";
-    static const char script_hi[] = "fill iram_chip 0x80 0xff 0xa5\nrun\n"
-                                    "dump iram_chip 0x80 0xff\nquit\n";
-    const char *sc = hi_check ? script_hi : script;
-    if (write(in[1], sc, strlen(sc)) < 0)
-        (void)0;
+    /* The console script: XDATA as the card left it (set memory, 16 bytes
+     * a line) or erased; run (or step to the cut); XDATA back as Intel
+     * HEX; the check above 0x7F. */
+    size_t cap = 512 + (b->xram_in ? (size_t)CARD_XRAM_BYTES / 16 * 90 : 0), len = 0;
+    char *sc = malloc(cap);
+    if (!sc) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return -1;
+    }
+    if (b->xram_in) { /* runs of 16 or more equal bytes by fill (s51 parses numbers slowly) */
+        const uint8_t *x = b->xram_in;
+        for (unsigned a = 0; a < CARD_XRAM_BYTES;) {
+            unsigned r = 1, k = 0;
+            while (a + r < CARD_XRAM_BYTES && x[a + r] == x[a])
+                r++;
+            if (r >= 16) {
+                len += (size_t)snprintf(sc + len, cap - len, "fill xram 0x%04x 0x%04x %u\n", a,
+                                        a + r - 1, x[a]);
+                a += r;
+                continue;
+            }
+            len += (size_t)snprintf(sc + len, cap - len, "set memory xram 0x%04x", a);
+            for (; k < 16 && a < CARD_XRAM_BYTES; k++, a++)
+                len += (size_t)snprintf(sc + len, cap - len, " %u", x[a]);
+            sc[len++] = '\n';
+        }
+    } else {
+        len += (size_t)snprintf(sc + len, cap - len, "fill xram 0 0x%x 0xff\n", CARD_XRAM_BYTES - 1);
+    }
+    if (hi_check)
+        len += (size_t)snprintf(sc + len, cap - len, "fill iram_chip 0x80 0xff 0xa5\n");
+    if (b->watch) {
+        len += (size_t)snprintf(sc + len, cap - len, "break xram %c 0x%04x\n",
+                                b->watch_read ? 'r' : 'w', b->watch - 1);
+        for (int h = 0; h < b->watch_hits && h < 8; h++)
+            len += (size_t)snprintf(sc + len, cap - len, "run\nstate\n");
+        len += (size_t)snprintf(sc + len, cap - len, "delete\n");
+    }
+    if (b->cut)
+        len += (size_t)snprintf(sc + len, cap - len, "step %llu\n", b->cut);
+    else
+        len += (size_t)snprintf(sc + len, cap - len, "run\n");
+    len += (size_t)snprintf(sc + len, cap - len, "state\n");
+    if (b->xram_out)
+        len += (size_t)snprintf(sc + len, cap - len, "dump /i xram 0 0x%x\n", CARD_XRAM_BYTES - 1);
+    if (hi_check)
+        len += (size_t)snprintf(sc + len, cap - len, "dump iram_chip 0x80 0xff\n");
+    len += (size_t)snprintf(sc + len, cap - len, "quit\n");
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(in[1], sc + done, len - done);
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    wipe(sc, cap);
+    free(sc);
     close(in[1]);
     /* a card that never stops (a broken or foreign image) is killed */
     long limit = b->timeout, waited = 0;
@@ -211,14 +272,38 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     FILE *o = fopen(outp, "r");
     *ticks = 0;
     int hi_lines = 0, hi_bad = 0;
+    size_t xram_got = 0;
+    int nstate = 0;
+    b->insts = 0;
     if (o) {
         char line[512];
         while (fgets(line, sizeof line, o)) {
             unsigned long long t;
-            unsigned a, v[8];
+            unsigned a, v[8], cnt, typ;
+            if (b->xram_out && sscanf(line, ":%2x%4x%2x", &cnt, &a, &typ) == 3 && typ == 0 &&
+                strlen(line) >= 11 + 2 * (size_t)cnt && a + cnt <= CARD_XRAM_BYTES) {
+                for (unsigned k = 0; k < cnt; k++) {
+                    unsigned byte;
+                    if (sscanf(line + 9 + 2 * k, "%2x", &byte) != 1)
+                        break;
+                    b->xram_out[a + k] = (uint8_t)byte;
+                    xram_got++;
+                }
+                continue;
+            }
             if (sscanf(line, "Simulated %llu ticks", &t) == 1)
                 *ticks = t;
-            if (hi_check && sscanf(line, "0x%x %x %x %x %x %x %x %x %x", &a, &v[0], &v[1],
+            const char *ins = strstr(line, "Inst= ");
+            if (ins && sscanf(ins, "Inst= %llu", &t) == 1) {
+                if (nstate < b->watch_hits && nstate < 8)
+                    b->watch_at[nstate] = t;
+                nstate++;
+                b->insts = t;
+            }
+            /* (internal RAM lines have 2-digit addresses; the echo of set
+             * memory xram, 4) */
+            if (hi_check && line[4] == ' ' &&
+                sscanf(line, "0x%x %x %x %x %x %x %x %x %x", &a, &v[0], &v[1],
                                    &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
                 a >= 0x80 && a <= 0xf8 && a % 8 == 0) {
                 hi_lines++;
@@ -238,6 +323,10 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     unlink(outp);
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
         fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
+        return -1;
+    }
+    if (b->xram_out && xram_got != CARD_XRAM_BYTES) {
+        fprintf(stderr, "tts-card: could not read the card's XDATA back (%zu bytes)\n", xram_got);
         return -1;
     }
     if (hi_check && (hi_bad || hi_lines != 16)) {
@@ -294,7 +383,7 @@ static int run_k(card_batch *b, size_t k, int parse)
         }
         if (f)
             fclose(f);
-        if (rc == 0 && b->nresp < k) {
+        if (rc == 0 && b->nresp < k && !b->cut) {
             fprintf(stderr, "tts-card: the card answered %zu of %zu commands\n",
                     b->nresp, k);
             rc = -1;
@@ -327,7 +416,7 @@ long card_timeout(const card_batch *b, size_t k)
     if (to)
         return atol(to);
     for (size_t i = 0; i < k && i < b->ncmd; i++)
-        switch (b->cmd[i].raw_len >= 0 ? 0 : b->cmd[i].ins) {
+        switch (b->cmd[i].raw_len >= 0 || b->cmd[i].cla != CARD_CLA ? 0 : b->cmd[i].ins) {
         case CARD_GENERATE_KEY: t += 900; break; /* TTS(36,50): minutes */
         case CARD_SIGN: t += 60; break;
         case CARD_GET_PK_SEGMENT: t += 20; break;
@@ -340,9 +429,9 @@ int card_answer_len(const card_apdu *a, unsigned m, unsigned n)
 {
     switch (a->ins) {
     case CARD_GET_INFO: return 7;
-    case CARD_GET_CYCLES: return 4;
+    case CARD_GET_CYCLES: case CARD_GET_COUNTER: return 4;
     case CARD_GET_PROFILE: return 8;
-    case CARD_GENERATE_KEY: case CARD_PUT_KEY: case CARD_COMMIT_KEY:
+    case CARD_GENERATE_KEY: case CARD_PUT_KEY: case CARD_COMMIT_KEY: case CARD_SET_PIN:
     case CARD_HALT: return 0;
     case CARD_SIGN: return (int)n;
     default: (void)m; return -1;

@@ -22,6 +22,10 @@ typedef struct {
     uint8_t raw[300];
 } card_apdu;
 
+/* The XDATA the card keeps across sessions: everything below the
+ * linker's globals and the simulator interface (0xFF00..0xFFFF). */
+#define CARD_XRAM_BYTES 0xFF00
+
 typedef struct {
     uint16_t sw;          /* 0 if the card gave no response */
     uint8_t len;
@@ -39,6 +43,17 @@ typedef struct {
     size_t ncmd, cap;
     card_resp *resp;      /* ncmd entries after card_run */
     size_t nresp;
+    const uint8_t *xram_in;   /* CARD_XRAM_BYTES of XDATA to start from, or
+                               * NULL: a fresh card (erased EEPROM, 0xFF) */
+    uint8_t *xram_out;        /* CARD_XRAM_BYTES: XDATA after the run, or NULL */
+    unsigned long long cut;   /* > 0: a power cut after this many instructions
+                               * (the answers are not required) */
+    unsigned watch;           /* > 0: stop at the first watch_hits writes to XDATA
+                               * address watch - 1 and note when (tests) */
+    int watch_hits;
+    int watch_read;           /* 1: reads of that address instead of writes */
+    unsigned long long watch_at[8]; /* instructions executed at each such write */
+    unsigned long long insts; /* instructions executed in the last run */
     unsigned long long ticks; /* "Simulated N ticks" of the last run */
     long timeout;         /* seconds for one run; 0: card_timeout() */
 } card_batch;

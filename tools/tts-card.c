@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -48,21 +49,31 @@ static void usage(FILE *f)
 "  --mhz F           crystal in MHz (default 3.57)\n"
 "  --uart            use the simulated UART (images built with CARD_UART)\n"
 "  --report          print machine cycles and ms for every subcommand\n"
-"  --eeprom FILE     restore the card's key state at start, save it at end\n"
+"  --eeprom FILE     the card's non-volatile memory (key, PIN, signature\n"
+"                    counter): loaded at start, saved at end\n"
 "  --force           replace existing output files (never an input; links are\n"
 "                    replaced, not followed)\n"
+"  --pin FILE        the PIN (4..16 bytes; FILE private, or - to type it):\n"
+"                    genkey and put-key set it, sign and verify send it\n"
+"  --cut N           cut the power after N instructions (tests: the state is\n"
+"                    saved with --eeprom, the answers are not checked)\n"
+"  --watch ADDR:K[:r]  print the instructions executed at the first K writes\n"
+"                    (:r reads) of XDATA ADDR, and in all (tests: where to cut)\n"
 "  -v                show the simulator's output\n"
 "files: an output is never an input, never followed through a link, never\n"
 "  replaces a file without --force, and a signal leaves nothing behind (the\n"
 "  simulator killed, the session folder under $TMPDIR wiped and removed)\n"
 "subcommands:\n"
 "  info                          GET INFO\n"
-"  genkey --seed FILE            GENERATE KEY from a 32-byte seed\n"
+"  genkey --seed FILE            SET PIN + GENERATE KEY from a 32-byte seed\n"
 "  export-pk -o FILE             all GET PK SEGMENTs, assembled\n"
-"  put-key FILE                  PUT KEY (whole secret key) + COMMIT KEY\n"
-"  sign [--digest HEX|FILE] [--message FILE] [--rand FILE] [-o FILE]\n"
-"                                SIGN an m-byte digest (default: digest of\n"
-"                                the message, or of the empty message)\n"
+"  put-key FILE                  SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
+"  verify                        VERIFY the PIN\n"
+"  sign [--digest HEX|FILE] [--message FILE] [-o FILE]\n"
+"                                VERIFY (with --pin), GET COUNTER, SIGN an\n"
+"                                m-byte digest (default: digest of the\n"
+"                                message, or of the empty message)\n"
+"  counter                       GET COUNTER (the next signature's counter)\n"
 "  cycles                        GET CYCLES (cycles of the previous command)\n"
 "  apdu HEX                      send raw bytes, print La data SW\n"
 "  report                        the card tables for all sets and both image families,\n"
@@ -260,9 +271,46 @@ static void print_hex(FILE *f, const uint8_t *b, size_t n)
         fprintf(f, "%02X", b[i]);
 }
 
-/* The card's randomness as the host reproduces it: the ChaCha20 stream of
- * docs/SPEC.md keyed with the 32 bytes sent with SIGN (tts_stream_rng,
- * v bytes a call, one call an attempt). */
+/* The PIN: the bytes of a private file (a final newline dropped), or with
+ * "-" a line typed on the terminal without echo (or read from a pipe). */
+static size_t read_pin(const char *path, uint8_t pin[16])
+{
+    char line[64];
+    size_t len = 0;
+    if (!strcmp(path, "-")) {
+        struct termios t0, t1;
+        int tty = isatty(0) && tcgetattr(0, &t0) == 0;
+        if (tty) {
+            fputs("PIN: ", stderr);
+            t1 = t0;
+            t1.c_lflag &= ~(tcflag_t)ECHO;
+            tcsetattr(0, TCSAFLUSH, &t1);
+        }
+        if (!fgets(line, sizeof line, stdin))
+            line[0] = 0;
+        if (tty) {
+            tcsetattr(0, TCSAFLUSH, &t0);
+            fputs("\n", stderr);
+        }
+        len = strcspn(line, "\r\n");
+    } else {
+        uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
+        if (len && b[len - 1] == '\n')
+            len--;
+        if (len && b[len - 1] == '\r')
+            len--;
+        if (len <= 16)
+            memcpy(line, b, len);
+        ttsfile_free(b, len);
+    }
+    if (len < 4 || len > 16) {
+        sodium_memzero(line, sizeof line);
+        die_input("the PIN must have 4 to 16 bytes", path);
+    }
+    memcpy(pin, line, len);
+    sodium_memzero(line, sizeof line);
+    return len;
+}
 
 /* ---- card state as the host sees it (for --eeprom and cross-checks) ---- */
 typedef struct {
@@ -328,17 +376,20 @@ static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
     }
 }
 
-/* EEPROM file: "TTSCARD1", m, n, active, sk[skb], written[skb], stage[skb].
- * It holds the card's secret key: written with mode 0600, and refused when
- * others may read it. */
-static void eeprom_load(card_state *s, const char *path)
+/* EEPROM file: "TTSCARD2", m, n, then the host's view of the card (active,
+ * sk[skb], written[skb], stage[skb], for the cross-checks), then the card's
+ * XDATA (CARD_XRAM_BYTES: its non-volatile memory, as the simulator left
+ * it). It holds the card's secret key: written with mode 0600, and refused
+ * when others may read it. Returns 1 if it read one (xram filled), 0 for a
+ * fresh card. */
+static int eeprom_load(card_state *s, const char *path, uint8_t *xram)
 {
     size_t len;
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)
-        return; /* a fresh card */
+        return 0; /* a fresh card */
     uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
-    if (len != 11 + 3 * s->skb || memcmp(b, "TTSCARD1", 8) ||
+    if (len != 11 + 3 * s->skb + CARD_XRAM_BYTES || memcmp(b, "TTSCARD2", 8) ||
         b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p) || b[10] > 1) {
         ttsfile_free(b, len);
         die_input("not an EEPROM file of this parameter set", path);
@@ -347,24 +398,35 @@ static void eeprom_load(card_state *s, const char *path)
     memcpy(s->sk, b + 11, s->skb);
     memcpy(s->written, b + 11 + s->skb, s->skb);
     memcpy(s->stage, b + 11 + 2 * s->skb, s->skb);
+    if (xram)
+        memcpy(xram, b + 11 + 3 * s->skb, CARD_XRAM_BYTES);
     ttsfile_free(b, len);
+    return 1;
 }
 
-static void eeprom_save(const card_state *s, const char *path)
+static void eeprom_save(const card_state *s, const char *path, const uint8_t *xram)
 {
-    size_t len = 11 + 3 * s->skb;
+    size_t len = 11 + 3 * s->skb + CARD_XRAM_BYTES;
     uint8_t *b = malloc(len);
     if (!b)
         die_input("out of memory", NULL);
-    memcpy(b, "TTSCARD1", 8);
+    memcpy(b, "TTSCARD2", 8);
     b[8] = (uint8_t)tts_params_m(s->p);
     b[9] = (uint8_t)tts_params_n(s->p);
     b[10] = (uint8_t)s->active;
     memcpy(b + 11, s->sk, s->skb);
     memcpy(b + 11 + s->skb, s->written, s->skb);
     memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
+    memcpy(b + 11 + 3 * s->skb, xram, CARD_XRAM_BYTES);
     write_file_mode(path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE);
     ttsfile_free(b, len);
+}
+
+static size_t add_verify(card_batch *b, const uint8_t *pin, size_t pinlen)
+{
+    size_t k = card_add(b, CARD_VERIFY, 0, 0, pin, (uint8_t)pinlen);
+    b->cmd[k].cla = CARD_CLA_ISO;
+    return k;
 }
 
 static void add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len)
@@ -377,28 +439,8 @@ static void add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len)
     }
 }
 
-/* Replay of the saved state: PUT KEY + COMMIT KEY of the active key, then
- * the staged bytes; returns the number of commands added. */
-static size_t eeprom_replay(card_batch *b, const card_state *s)
-{
-    size_t n0 = b->ncmd;
-    if (s->active) {
-        add_put(b, s->sk, 0, s->skb);
-        card_add(b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
-    }
-    for (size_t i = 0; i < s->skb;) {
-        if (!s->written[i]) { i++; continue; }
-        size_t j = i;
-        while (j < s->skb && s->written[j] && j - i < 255)
-            j++;
-        add_put(b, s->stage, i, j - i);
-        i = j;
-    }
-    return b->ncmd - n0;
-}
-
 /* ---- subcommands ---- */
-enum { SC_INFO, SC_GENKEY, SC_EXPORT, SC_PUT, SC_SIGN, SC_CYCLES, SC_APDU };
+enum { SC_INFO, SC_GENKEY, SC_EXPORT, SC_PUT, SC_SIGN, SC_CYCLES, SC_APDU, SC_VERIFY, SC_COUNTER };
 typedef struct {
     int kind;
     const char *name;
@@ -407,8 +449,7 @@ typedef struct {
     const char *out;      /* -o */
     uint8_t seed[32];
     uint8_t digest[TTS_MAX_M];
-    uint8_t rnd[32];
-    int rand_given;
+    size_t ctr_at;        /* sign: the GET COUNTER before SIGN */
     uint8_t *key;         /* put-key */
 } subcmd;
 
@@ -477,9 +518,14 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
 int main(int argc, char **argv)
 {
     const char *params = "TTS(20,28)", *image = NULL, *cpu = "8032", *eeprom = NULL;
-    const char *dir = getenv("TTS_CARD_DIR");
+    const char *dir = getenv("TTS_CARD_DIR"), *pinfile = NULL;
     double mhz = 3.57;
     int report = 0, uart = 0, verbose = 0, i = 1, params_given = 0, cpu_given = 0;
+    unsigned long long cut = 0;
+    unsigned watch = 0;
+    int watch_hits = 0, watch_read = 0;
+    uint8_t pin[16];
+    size_t pinlen = 0;
     if (!dir)
         dir = CARD_IMAGE_DIR;
 
@@ -497,6 +543,22 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--image-dir")) { dir = val; i++; }
         else if (!strcmp(o, "--cpu")) { cpu = val; cpu_given = 1; i++; }
         else if (!strcmp(o, "--eeprom")) { eeprom = val; i++; }
+        else if (!strcmp(o, "--pin")) { pinfile = val; i++; }
+        else if (!strcmp(o, "--watch")) {
+            char *e;
+            unsigned long a = strtoul(val, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
+            watch_read = !strcmp(e, ":r");
+            if ((*e && !watch_read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
+                die_input("bad --watch", val);
+            watch = (unsigned)a + 1;
+            watch_hits = (int)k;
+            i++;
+        } else if (!strcmp(o, "--cut")) {
+            char *e;
+            cut = strtoull(val, &e, 10);
+            if (*e || !cut) die_input("bad --cut", val);
+            i++;
+        }
         else if (!strcmp(o, "--mhz")) {
             char *e;
             mhz = strtod(val, &e);
@@ -543,15 +605,24 @@ int main(int argc, char **argv)
     }
     check_image(image, cpu, mhz, uart, p);
 
+    if (pinfile)
+        pinlen = read_pin(pinfile, pin);
     card_state cs;
     state_init(&cs, p);
-    if (eeprom)
-        eeprom_load(&cs, eeprom);
+    uint8_t *xram = malloc(CARD_XRAM_BYTES);
+    if (!xram)
+        die_input("out of memory", NULL);
+    int restored = eeprom && eeprom_load(&cs, eeprom, xram);
     card_batch b;
     card_init(&b, image, cpu, mhz);
     b.uart = uart;
     b.verbose = verbose;
-    size_t replayed = eeprom_replay(&b, &cs);
+    b.cut = cut;
+    b.watch = watch;
+    b.watch_hits = watch_hits;
+    b.watch_read = watch_read;
+    b.xram_in = restored ? xram : NULL;
+    b.xram_out = eeprom ? xram : NULL;
 
     /* parse the subcommands into the batch */
     subcmd *sc = calloc((size_t)argc, sizeof *sc);
@@ -572,6 +643,8 @@ int main(int argc, char **argv)
             if (i + 1 >= argc || strcmp(argv[i], "--seed")) die_input("genkey needs --seed FILE", NULL);
             read_exact(argv[i + 1], s->seed, 32, "a seed", TTSFILE_PRIVATE);
             i += 2;
+            if (!pinlen) die_input("genkey needs --pin (the PIN of the new key)", NULL);
+            card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
             card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
         } else if (!strcmp(w, "export-pk")) {
             s->kind = SC_EXPORT;
@@ -591,6 +664,8 @@ int main(int argc, char **argv)
             if (!s->key)
                 die_input("out of memory", NULL);
             read_secret_key(argv[i++], p, s->key);
+            if (!pinlen) die_input("put-key needs --pin (the PIN of the new key)", NULL);
+            card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
             for (size_t off = 0; off < skb; off += 255) {
                 size_t len = skb - off < 255 ? skb - off : 255;
                 card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, s->key + off, (uint8_t)len);
@@ -602,13 +677,12 @@ int main(int argc, char **argv)
             s->kind = SC_SIGN;
             int have_digest = 0;
             const char *msgfile = NULL;
-            while (i + 1 < argc && (!strcmp(argv[i], "--digest") || !strcmp(argv[i], "--rand") ||
+            while (i + 1 < argc && (!strcmp(argv[i], "--digest") ||
                                     !strcmp(argv[i], "--message") || !strcmp(argv[i], "-o"))) {
                 const char *o = argv[i], *val = argv[i + 1];
                 i += 2;
                 if (!strcmp(o, "-o")) { s->out = val; check_output(val, image, eeprom); }
                 else if (!strcmp(o, "--message")) msgfile = val;
-                else if (!strcmp(o, "--rand")) { read_exact(val, s->rnd, 32, "a randomness key", TTSFILE_PRIVATE); s->rand_given = 1; }
                 else {
                     have_digest = 1;
                     if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest", 0);
@@ -622,12 +696,17 @@ int main(int argc, char **argv)
                 tts_digest(p, s->digest, msg ? msg : (const uint8_t *)"", ml);
                 ttsfile_free(msg, ml);
             }
-            if (!s->rand_given)
-                randombytes_buf(s->rnd, 32);
-            uint8_t data[TTS_MAX_M + 32];
-            memcpy(data, s->digest, m);
-            memcpy(data + m, s->rnd, 32);
-            card_add(&b, CARD_SIGN, 0, 0, data, (uint8_t)(m + 32));
+            if (pinlen)
+                add_verify(&b, pin, pinlen);
+            s->ctr_at = card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
+            card_add(&b, CARD_SIGN, 0, 0, s->digest, (uint8_t)m);
+        } else if (!strcmp(w, "verify")) {
+            s->kind = SC_VERIFY;
+            if (!pinlen) die_input("verify needs --pin", NULL);
+            add_verify(&b, pin, pinlen);
+        } else if (!strcmp(w, "counter")) {
+            s->kind = SC_COUNTER;
+            card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
         } else if (!strcmp(w, "cycles")) {
             s->kind = SC_CYCLES;
             card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
@@ -666,26 +745,35 @@ int main(int argc, char **argv)
     if (card_run(&b) != 0)
         exit(2); /* card_run said why */
     int status = 0;
+    for (int h = 0; h < watch_hits; h++)
+        printf("watch: %s %d %s 0x%04X after %llu instructions\n", watch_read ? "read" : "write",
+               h + 1, watch_read ? "of" : "to", watch - 1, b.watch_at[h]);
+    if (watch || cut)
+        printf("instructions: %llu\n", b.insts);
     for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
         state_track(&cs, &b.cmd[k], &b.resp[k]);
-    for (size_t k = 0; k < replayed; k++)
-        if (b.resp[k].sw != CARD_SW_OK) {
-            fprintf(stderr, "tts-card: restoring %s failed (SW %04X)\n", eeprom, b.resp[k].sw);
-            status = 1;
-        }
+    if (cut) { /* a power cut: the state as it was left, no answer checked */
+        printf("cut: after %llu instructions, %zu of %zu commands answered\n", cut, b.nresp,
+               b.ncmd);
+        if (eeprom)
+            eeprom_save(&cs, eeprom, xram);
+        sodium_memzero(pin, sizeof pin);
+        ttsfile_free(xram, CARD_XRAM_BYTES);
+        state_free(&cs);
+        card_free(&b);
+        return 0;
+    }
 
     /* host view of the active key, for the cross-checks */
     uint8_t *hsk = malloc(skb), *hpk = malloc(pkb);
     int hkey = 0;
     if (!hsk || !hpk)
         die_input("out of memory", NULL);
-    if (replayed && cs.active) { /* the key restored at start */
-    }
-    size_t k0 = replayed;
-    card_state hs; /* replayed state before the subcommands */
+    size_t k0 = 0;
+    card_state hs; /* the state before the subcommands */
     state_init(&hs, p);
     if (eeprom)
-        eeprom_load(&hs, eeprom);
+        eeprom_load(&hs, eeprom, NULL);
     if (hs.active) {
         memcpy(hsk, hs.sk, skb);
         hkey = tts_pk_from_sk(p, hpk, hsk) == TTS_OK;
@@ -694,7 +782,7 @@ int main(int argc, char **argv)
     for (size_t s = 0; s < nsc; s++) {
         subcmd *c = &sc[s];
         /* the host's key view advances command by command */
-        card_resp *r = &b.resp[c->first];
+        card_resp *r = &b.resp[c->kind == SC_SIGN ? c->first + c->count - 1 : c->first];
         int bad = 0;
         for (size_t k = c->first; k < c->first + c->count; k++)
             if (b.resp[k].sw != CARD_SW_OK && c->kind != SC_APDU) {
@@ -768,20 +856,19 @@ int main(int argc, char **argv)
         } else if (c->kind == SC_PUT) {
             printf("put-key: committed\n");
         } else if (c->kind == SC_SIGN) {
-            if (!c->rand_given) {
-                printf("rand: ");
-                print_hex(stdout, c->rnd, 32);
-                printf("\n");
-            }
+            uint32_t ctr = be32(b.resp[c->ctr_at].data);
+            printf("counter: %u\n", ctr);
             printf("sig: ");
             print_hex(stdout, r->data, r->len);
             printf("\n");
             if (c->out)
                 write_file(c->out, r->data, r->len);
             if (hkey) {
-                uint8_t hsig[TTS_MAX_N];
+                uint8_t hsig[TTS_MAX_N], key[32];
                 tts_stream rng;
-                tts_stream_init(&rng, c->rnd);
+                tts_card_stream_key(p, key, hsk, ctr, c->digest);
+                tts_stream_init(&rng, key);
+                sodium_memzero(key, sizeof key);
                 int rc = tts_sign_digest(p, hsig, c->digest, hsk, tts_stream_rng, &rng);
                 int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
                 unsigned calls = rng.calls; /* before the wipe */
@@ -797,6 +884,10 @@ int main(int argc, char **argv)
             uint32_t cy = be32(r->data);
             printf("cycles: %u (%.2f ms at %g MHz, %s)\n", cy, ms_of(cy, 12, mhz), mhz,
                    cpc == 12 ? "12T" : "timer count; 4T cores: use --report");
+        } else if (c->kind == SC_VERIFY) {
+            printf("verify: ok\n");
+        } else if (c->kind == SC_COUNTER) {
+            printf("counter: %u\n", be32(r->data));
         } else if (c->kind == SC_APDU) {
             printf("apdu: %02X ", r->len);
             print_hex(stdout, r->data, r->len);
@@ -821,7 +912,9 @@ int main(int argc, char **argv)
                 printf("  [%s, %g MHz]\n", cpu, mhz);
             } else {
                 unsigned long long t1 = card_ticks_prefix(&b, c->first + c->count);
-                unsigned long long t0 = card_ticks_prefix(&b, c->first);
+                /* (sign: SIGN alone, not the VERIFY and GET COUNTER before it) */
+                unsigned long long t0 = card_ticks_prefix(&b, c->first + c->count -
+                                                              (c->kind == SC_SIGN ? 1 : c->count));
                 unsigned long long d = t1 > t0 ? t1 - t0 : 0;
                 printf("report: %-9s %10llu cycles %10.2f ms  [%s, %g MHz, from %llu simulated ticks]\n",
                        c->name, d / cpc, d / (mhz * 1000.0), cpu, mhz, d);
@@ -829,8 +922,10 @@ int main(int argc, char **argv)
         }
     }
     if (eeprom)
-        eeprom_save(&cs, eeprom);
-    /* secrets: the key copies, put-key buffers, randomness keys */
+        eeprom_save(&cs, eeprom, xram);
+    /* secrets: the key copies, put-key buffers, the PIN, the card's memory */
+    sodium_memzero(pin, sizeof pin);
+    ttsfile_free(xram, CARD_XRAM_BYTES);
     for (size_t s = 0; s < nsc; s++)
         if (sc[s].key)
             ttsfile_free(sc[s].key, skb);
@@ -852,33 +947,38 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     const unsigned m = tts_params_m(p);
     const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
     const size_t nseg = (pkb / m + 255 / m - 1) / (255 / m);
-    uint8_t seed[32], *pk = malloc(pkb), *sk = malloc(skb), digest[TTS_MAX_M], rnd[32], data[TTS_MAX_M + 32];
+    uint8_t seed[32], *pk = malloc(pkb), *sk = malloc(skb), digest[TTS_MAX_M];
+    static const uint8_t pin[4] = {'1', '2', '3', '4'};
     int cpc = card_clocks_per_cycle(cpu), rc = 0;
     for (int k = 0; k < 32; k++)
         seed[k] = (uint8_t)k;
     tts_keypair_from_seed(p, pk, sk, seed);
+    /* a digest 5A.. that signs in a single attempt (the usual case) with
+     * counter 0, the first signature of a fresh card */
     memset(digest, 0x5A, sizeof digest);
-    /* randomness giving a single attempt (the usual case) */
     for (int t = 0;; t++) {
         tts_stream r;
-        uint8_t sig[TTS_MAX_N], key[32] = {(uint8_t)t};
+        uint8_t sig[TTS_MAX_N], key[32];
+        digest[m - 1] = (uint8_t)(0x5A + t);
+        tts_card_stream_key(p, key, sk, 0, digest);
         tts_stream_init(&r, key);
         (void)tts_sign_digest(p, sig, digest, sk, tts_stream_rng, &r);
+        tts_stream_wipe(&r);
         if (r.calls == 1 || t == 255) {
-            memcpy(rnd, key, 32);
             *attempts = r.calls;
             break;
         }
     }
-    memcpy(data, digest, m);
-    memcpy(data + m, rnd, 32);
     card_batch b;
     card_init(&b, image, cpu, mhz);
     b.verbose = verbose;
+    card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
     add_put(&b, sk, 0, skb);
     card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
-    size_t isign = card_add(&b, CARD_SIGN, 0, 0, data, (uint8_t)(m + 32));
+    add_verify(&b, pin, sizeof pin);
+    size_t isign = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
     card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
+    card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
     size_t igen = card_add(&b, CARD_GENERATE_KEY, 0, 0, seed, 32);
     card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
     for (size_t g = 0; g < nseg; g++) {
@@ -940,8 +1040,9 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
     static const char *const cpus[2] = {"8032", "DS320"};
     int main_table = !cpu || strcmp(cpu, "8051"), small_table = !cpu || !strcmp(cpu, "8051");
     printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
-           "4T = -t DS320 simulated-tick differences). Signing: one attempt, digest 5A..,\n"
-           "\"core\" = SIGN minus the ChaCha20 keystream block(s) it computed.\n\n", mhz);
+           "4T = -t DS320 simulated-tick differences). Signing: one attempt, counter 0, digest\n"
+           "5A..5A xx, the stream key derived on card included; \"core\" = SIGN minus the two\n"
+           "ChaCha20 blocks it computed (the stream key's and the vinegar's).\n\n", mhz);
     int rc = 0;
     if (main_table) {
         printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
@@ -995,10 +1096,12 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         fflush(stdout);
     }
     printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
-           "(internal form) + the PUT KEY staging copy and bitmap; XRAM work per command beyond\n"
-           "them (the 2 x 255 B command/response buffers apart).\n\n");
-    printf("| image | iram | NV key | NV staging | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+           "(internal form) + the PUT KEY staging copy and bitmap (also the journal's) + the\n"
+           "state (flags, PIN tries, signature counter, PIN and stream secret with their staged\n"
+           "copies); XRAM work per command beyond them (the 2 x 255 B command/response buffers\n"
+           "apart).\n\n");
+    printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t s = 0; s < 2 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
         if (only && p != only)
@@ -1006,9 +1109,9 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/tts-%u-%u%s.ihx", dir, tts_params_m(p), tts_params_n(p),
                  s < tts_params_count() ? "" : "-128");
-        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
+        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
-               image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
+               image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
                image_size(ib, "work_commit"), image_size(ib, "work_pk"),
                image_size(ib, "code"), image_size(ib, "sign_code"));
     }
