@@ -406,7 +406,7 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
         same ee ee.signed
         check $? "... and the EEPROM file is untouched"
         # an output is never an input, and replaces a file only with --force
-        C16="$TCARD --image-dir $CARD_DIR --params 16,22"
+        C16="$TCARD --image-dir $CARD_DIR --params 16,22 --pin pin"
         "$TTS" keygen --params 16,22 --seed seed -o c16 2>/dev/null && cp c16.sec c16.orig
         refuse "is the input" "tts-card: put-key k.sec export-pk -o k.sec --force: refused" \
             $C16 --force put-key c16.sec export-pk -o c16.sec
