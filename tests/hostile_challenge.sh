@@ -1,5 +1,5 @@
 # Sourced by tests/test_challenge.sh: the challenge folder as an attacker
-# or a careless issuer leaves it (issue 18's reproducers, each exact).
+# or a careless issuer leaves it (each case an exact reproducer).
 # Uses its run/refuse/check helpers, $TC, $TTS, and from it: master, g1
 # (TTS(16,22) and TTS(20,26), three messages), and with python3 inst.sec
 # (the genuine TTS(16,22) key) and sol (its signature of message 2).
@@ -88,7 +88,7 @@ s/"challenge"/"extra": 1, "challenge"/|an unknown field|unexpected field
 /"digest_bytes"/d|a field missing|missing
 s/"m": 16/"m": "16"/|m as a string|expected a number
 CASES
-    # raw solutions (issue 20: a solver writes bytes, not our file format)
+    # raw solutions (a solver writes bytes, not our file format)
     tail -c 22 sol >raw.sig
     run 0 "verify: a raw 22-byte solution with --set" "$TC" verify g1 raw.sig \
         --message 2 --set 16,22
