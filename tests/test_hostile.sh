@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile files and a careless user against tts and tts-card (issue 18):
+# Hostile files and a careless user against tts and tts-card:
 # corrupted keys never sign, nothing hangs, no key is ever lost, nothing
 # is written through a symbolic link or over an input, and the messages
 # say what is wrong. The challenge folder's part is in
