@@ -7,7 +7,7 @@ set -u
 : "${srcdir:=.}"
 TTS=${TTS:-./tts}
 . "$srcdir/tests/tap_lib.sh"
-tap_abs TTS
+tap_abs TTS srcdir
 if [ ! -f "$TTS" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts binary not found at $TTS"
     exit 99
@@ -438,9 +438,12 @@ else
     printf 'x' >> kat.msg
     run 1 "KAT entry 0: ... and not on a longer message" \
         "$TTS" verify -p kat.pub -s kat.sig kat.msg
-    "$TTS" pubkey -k kat.sec -o kat2.pub 2> err && cmp -s kat.pub kat2.pub
+    # the hand-made file is format 1 (no public-key binding): bound first
+    run 0 "KAT entry 0: upgrade-key binds the published secret key to its public key" \
+        "$TTS" upgrade-key -k kat.sec -p kat.pub -o katb.sec
+    "$TTS" pubkey -k katb.sec -o kat2.pub 2> err && cmp -s kat.pub kat2.pub
     check $? "KAT entry 0: pubkey recomputes the published public key"
-    "$TTS" sign -k kat.sec -o kat2.sig letter 2> err &&
+    "$TTS" sign -k katb.sec -o kat2.sig letter 2> err &&
         "$TTS" verify -p kat.pub -s kat2.sig letter > out 2> err
     check $? "KAT entry 0: a new signature by the published key verifies"
 fi
