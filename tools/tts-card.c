@@ -761,6 +761,7 @@ int main(int argc, char **argv)
         ttsfile_free(xram, CARD_XRAM_BYTES);
         state_free(&cs);
         card_free(&b);
+        free(sc);
         return 0;
     }
 
