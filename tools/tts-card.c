@@ -759,9 +759,12 @@ int main(int argc, char **argv)
             eeprom_save(&cs, eeprom, xram);
         sodium_memzero(pin, sizeof pin);
         ttsfile_free(xram, CARD_XRAM_BYTES);
+        for (size_t k = 0; k < nsc; k++)
+            if (sc[k].key)
+                ttsfile_free(sc[k].key, skb); /* the put-key copies, wiped */
+        free(sc);
         state_free(&cs);
         card_free(&b);
-        free(sc);
         return 0;
     }
 
