@@ -515,6 +515,17 @@ static long image_size(const char *image, const char *want)
 static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
                       const char *cpu);
 
+/* The subcommand list (cap entries, nsc used): put-key's copies of the
+ * secret key wiped, then the list. */
+static void subcmds_free(subcmd *sc, size_t nsc, size_t cap, size_t skb)
+{
+    for (size_t k = 0; k < nsc; k++)
+        if (sc[k].key)
+            ttsfile_free(sc[k].key, skb);
+    sodium_memzero(sc, cap * sizeof *sc);
+    free(sc);
+}
+
 int main(int argc, char **argv)
 {
     const char *params = "TTS(20,28)", *image = NULL, *cpu = "8032", *eeprom = NULL;
@@ -759,10 +770,7 @@ int main(int argc, char **argv)
             eeprom_save(&cs, eeprom, xram);
         sodium_memzero(pin, sizeof pin);
         ttsfile_free(xram, CARD_XRAM_BYTES);
-        for (size_t k = 0; k < nsc; k++)
-            if (sc[k].key)
-                ttsfile_free(sc[k].key, skb); /* the put-key copies, wiped */
-        free(sc);
+        subcmds_free(sc, nsc, (size_t)argc, skb);
         state_free(&cs);
         card_free(&b);
         return 0;
@@ -930,11 +938,7 @@ int main(int argc, char **argv)
     /* secrets: the key copies, put-key buffers, the PIN, the card's memory */
     sodium_memzero(pin, sizeof pin);
     ttsfile_free(xram, CARD_XRAM_BYTES);
-    for (size_t s = 0; s < nsc; s++)
-        if (sc[s].key)
-            ttsfile_free(sc[s].key, skb);
-    sodium_memzero(sc, (size_t)argc * sizeof *sc);
-    free(sc);
+    subcmds_free(sc, nsc, (size_t)argc, skb);
     ttsfile_free(hsk, skb);
     free(hpk);
     state_free(&hs);
