@@ -9,8 +9,8 @@ KAT=$srcdir/kat
 export TTS_CARD_DIR="$CARD_DIR"
 if ! command -v "${S51:-s51}" >/dev/null 2>&1 || [ ! -x "$TTS_CARD" ] || [ ! -x "$HELPER" ] ||
    [ ! -f "$CARD_DIR/tts-20-28.ihx" ]; then
-    echo "SKIP: the 8051 card build (sdcc, s51) is not configured"
-    exit 77
+    echo "1..0 # SKIP the 8051 card build (sdcc, s51) is not configured"
+    exit 0
 fi
 [ -n "${S51:-}" ] && export TTS_S51="$S51"
 W=$(mktemp -d "${TMPDIR:-/tmp}/tts-card-test.XXXXXX") || exit 99

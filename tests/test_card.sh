@@ -148,4 +148,5 @@ say $? "signing takes the same cycles for 10 keys x 2 digests and counters (one 
 "$TTS_CARD" $P bogus > /dev/null 2>&1; [ $? = 2 ]; say $? "usage error: exit 2"
 "$TTS_CARD" $P apdu 001000000000 > /dev/null 2>&1; [ $? = 1 ]; say $? "card error status: exit 1"
 "$TTS_CARD" --params 99,99 info > /dev/null 2>&1; [ $? = 2 ]; say $? "unknown set: exit 2"
+echo "1..$t"
 exit $fail

@@ -13,7 +13,7 @@
 # TTS(20,28), TTS(24,32). Quicker for the four larger sets: GENERATE KEY
 # from the KAT seed, the first and the last segment, 1 key x 3 signatures.
 . "${srcdir:-.}/tests/card_lib.sh"
-[ -f "$CARD_DIR/tts-20-28-128.ihx" ] || { echo "SKIP: no 128-byte images"; exit 77; }
+[ -f "$CARD_DIR/tts-20-28-128.ihx" ] || { echo "1..0 # SKIP no 128-byte images"; exit 0; }
 C51="--cpu 8051"
 
 # -- the check itself: a 12-byte image that writes 0x11 to @R0 = 0x90, then stops
@@ -118,4 +118,5 @@ st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "20-28-128: --eeprom: the next
 cyc=$(ct_cycles "$P" 5)
 [ "$(echo $cyc | wc -w)" -eq 10 ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
 say $? "20-28-128: signing takes the same cycles for 5 keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+echo "1..$t"
 exit $fail

@@ -28,7 +28,7 @@
 #   the environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every
 #   store to the key area; that takes hours).
 . "${srcdir:-.}/tests/card_lib.sh"
-[ -f "$CARD_DIR/tts-20-28-128.ihx" ] || { echo "SKIP: no 128-byte images"; exit 77; }
+[ -f "$CARD_DIR/tts-20-28-128.ihx" ] || { echo "1..0 # SKIP no 128-byte images"; exit 0; }
 TEAR_WINDOW=${TEAR_WINDOW:-5} TEAR_COARSE=${TEAR_COARSE:-2}
 
 # -- the derivation, against an independent reading of the specification
@@ -198,4 +198,5 @@ for fam in 8032 8051; do
     tears=$((tears + n))
     echo "# $fam: $tears cut points in all"
 done
+echo "1..$t"
 exit $fail

@@ -42,3 +42,4 @@ for s in $(sed -n 's/^TTS_SET( *\([0-9]*\), *\([0-9]*\),.*/\1_\2/p' "$srcdir/inc
     [ -r "$srcdir/tests/test_card_$s.sh" ] || { echo "not ok $n - no tests/test_card_$s.sh"; exit 1; }
 done
 echo "ok $n - every set in include/tts_sets.def has tests/test_card_M_N.sh"
+echo "1..$n"

@@ -15,7 +15,7 @@ if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99
 fi
-command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 SING=${TTS_SINGULAR:-$(command -v Singular 2>/dev/null)}
 tap_enter
 
@@ -120,7 +120,7 @@ if [ -z "$SING" ] || [ ! -x "$SING" ]; then
     run 2 "toy without Singular says how to install it" env \
         TTS_SINGULAR=/nonexistent "$TC" toy ch --message 1 --equations 8 \
         --vars 8 --json t.json
-    exit $fail
+    tap_end
 fi
 python3 "$LC" singular-at full.singular sig.raw >at.sing &&
     "$SING" -q --no-rc full.singular at.sing >out 2>&1 &&

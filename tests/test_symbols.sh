@@ -3,7 +3,7 @@
 set -u
 : "${top_builddir:=.}"
 lib="$top_builddir/.libs/libtts.so"
-[ -f "$lib" ] || { echo "# no shared library built: skipped"; exit 77; }
+[ -f "$lib" ] || { echo "1..0 # SKIP no shared library built"; exit 0; }
 bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /[A-Z]/ && $3 !~ /^tts_/ {print $3}')
 if [ -n "$bad" ]; then
     echo "not ok 1 - symbols outside the tts_ namespace:"; echo "$bad"; exit 1
