@@ -15,7 +15,7 @@
 
 #include "challenge.h"
 #include "fileio.h"
-#include "ttsfile.h"
+#include "tts_file.h"
 
 #define LABEL_INSTANCE   "libtts challenge instance"
 #define LABEL_COMMITMENT "libtts challenge commitment"
@@ -202,9 +202,9 @@ int chal_instance_build(chal_instance *inst, const tts_params *p,
     /* the secret key is not kept: only pk and the commitment to the seed */
     if (chal_instance_keypair(p, master, pk, NULL, seed, err, errlen) != CHAL_OK)
         goto out;
-    if (ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, 0, &img, &imglen) != 0 ||
+    if (tts_file_encode(TTS_FILE_PUBLIC_KEY, p, pk, 0, &img, &imglen) != 0 ||
         add_file(inst, "pk.tts", img, imglen) != CHAL_OK ||
-        ttsfile_encode(TTSFILE_PUBLIC_KEY, p, pk, TTSFILE_ARMOR, &img,
+        tts_file_encode(TTS_FILE_PUBLIC_KEY, p, pk, TTS_FILE_ARMOR, &img,
                        &imglen) != 0 ||
         add_file(inst, "pk.asc", img, imglen) != CHAL_OK) {
         say(err, errlen, "out of memory");

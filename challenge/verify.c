@@ -15,7 +15,7 @@
 
 #include "challenge.h"
 #include "fileio.h"
-#include "ttsfile.h"
+#include "tts_file.h"
 
 #define say chal_fail
 
@@ -83,8 +83,8 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
     if (chal_dir_read(&sub, "pk.tts", CHAL_MAX_FILE_BYTES, &raw, &rawlen, err,
                       errlen) != CHAL_OK)
         goto out;
-    if (ttsfile_decode(raw, rawlen, TTSFILE_PUBLIC_KEY, &pp, &t->pk,
-                       &t->pklen, why, sizeof why) != TTSFILE_OK) {
+    if (tts_file_decode(raw, rawlen, TTS_FILE_PUBLIC_KEY, 0, &pp, &t->pk,
+                       &t->pklen, why, sizeof why) != TTS_OK) {
         say(err, errlen, "%s/pk.tts: %s", sub.path, why);
         goto out;
     }

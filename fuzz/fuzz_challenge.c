@@ -20,7 +20,7 @@
 
 #include "challenge.h"
 #include "fuzz.h"
-#include "ttsfile.h"
+#include "tts_file.h"
 
 static char top[64] = "";
 
@@ -69,10 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const tts_params *ps;
     if (np < 5)
         return 0;
-    if (ttsfile_decode(part[4], plen[4], TTSFILE_SIGNATURE, &ps, &pay, &paylen,
-                       err, sizeof err) == TTSFILE_OK) {
+    if (tts_file_decode(part[4], plen[4], TTS_FILE_SIGNATURE, 0, &ps, &pay, &paylen,
+                       err, sizeof err) == TTS_OK) {
         memcpy(sig, pay, paylen);
-        ttsfile_free(pay, paylen);
+        tts_file_free(pay, paylen);
         if (ps != p)
             return 0;
     } else if (plen[4] == tts_sig_bytes(p)) {
@@ -88,8 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *pk, h[32], d[TTS_MAX_M];
         size_t pklen;
         chal_manifest m;
-        FUZZ_CHECK(ttsfile_decode(part[1], plen[1], TTSFILE_PUBLIC_KEY, &pp,
-                                  &pk, &pklen, err, sizeof err) == TTSFILE_OK);
+        FUZZ_CHECK(tts_file_decode(part[1], plen[1], TTS_FILE_PUBLIC_KEY, 0, &pp,
+                                  &pk, &pklen, err, sizeof err) == TTS_OK);
         FUZZ_CHECK(pp == p);
         FUZZ_CHECK(tts_verify(p, sig, part[2], plen[2], pk) == TTS_OK);
         FUZZ_CHECK(chal_manifest_parse((const char *)part[0], plen[0], &m,

@@ -1,5 +1,5 @@
 /*
- * Key and signature files, binary and armored (tools/ttsfile.c): any input
+ * Key and signature files, binary and armored (the libtts codec, include/tts_file.h): any input
  * is decoded as each of the three kinds. Invariants: a refusal always says
  * why; an accepted file has exactly the payload size of its set, and
  * encoding the payload again (both forms) decodes to the same bytes; an
@@ -9,48 +9,48 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "ttsfile.h"
+#include "tts_file.h"
 
-static void roundtrip(ttsfile_kind kind, const tts_params *p,
+static void roundtrip(int kind, const tts_params *p,
                       const uint8_t *pay, size_t len, unsigned flags)
 {
     uint8_t *img, *pay2;
     size_t imglen, len2;
     const tts_params *p2;
     char err[256];
-    FUZZ_CHECK(ttsfile_encode(kind, p, pay, flags, &img, &imglen) == TTSFILE_OK);
-    FUZZ_CHECK(ttsfile_decode(img, imglen, kind, &p2, &pay2, &len2, err,
-                              sizeof err) == TTSFILE_OK);
+    FUZZ_CHECK(tts_file_encode(kind, p, pay, flags, &img, &imglen) == TTS_OK);
+    FUZZ_CHECK(tts_file_decode(img, imglen, kind, 0, &p2, &pay2, &len2, err,
+                              sizeof err) == TTS_OK);
     FUZZ_CHECK(p2 == p && len2 == len && memcmp(pay, pay2, len) == 0);
-    ttsfile_free(img, imglen);
-    ttsfile_free(pay2, len2);
+    tts_file_free(img, imglen);
+    tts_file_free(pay2, len2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const ttsfile_kind kinds[] = {TTSFILE_PUBLIC_KEY, TTSFILE_SECRET_KEY,
-                                         TTSFILE_SIGNATURE};
+    static const int kinds[] = {TTS_FILE_PUBLIC_KEY, TTS_FILE_SECRET_KEY,
+                                         TTS_FILE_SIGNATURE};
     for (size_t k = 0; k < 3; k++) {
         const tts_params *p = NULL;
         uint8_t *pay = NULL;
         size_t len = 0;
         char err[256] = "";
-        if (ttsfile_decode(data, size, kinds[k], &p, &pay, &len, err,
-                           sizeof err) != TTSFILE_OK) {
+        if (tts_file_decode(data, size, kinds[k], 0, &p, &pay, &len, err,
+                           sizeof err) != TTS_OK) {
             FUZZ_CHECK(err[0] != 0 && memchr(err, 0, sizeof err));
             continue;
         }
-        FUZZ_CHECK(p && len == ttsfile_payload_bytes(p, kinds[k]));
+        FUZZ_CHECK(p && len == tts_file_payload_bytes(p, kinds[k]));
         roundtrip(kinds[k], p, pay, len, 0);
-        roundtrip(kinds[k], p, pay, len, TTSFILE_ARMOR);
-        if (kinds[k] == TTSFILE_SECRET_KEY) {
+        roundtrip(kinds[k], p, pay, len, TTS_FILE_ARMOR);
+        if (kinds[k] == TTS_FILE_SECRET_KEY) {
             uint8_t *pk = malloc(tts_pk_bytes(p));
             FUZZ_CHECK(pk);
             int ok = tts_sk_check(p, pay) == TTS_OK;
             FUZZ_CHECK((tts_pk_from_sk(p, pk, pay) == TTS_OK) == ok);
             free(pk);
         }
-        ttsfile_free(pay, len);
+        tts_file_free(pay, len);
     }
     return 0;
 }

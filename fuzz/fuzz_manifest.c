@@ -11,7 +11,7 @@
 
 #include "challenge.h"
 #include "fuzz.h"
-#include "ttsfile.h"
+#include "tts_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,10 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *sig;
     size_t siglen;
     char err[256];
-    if (ttsfile_decode(data, size, TTSFILE_SIGNATURE, &p, &sig, &siglen, err,
-                       sizeof err) == TTSFILE_OK) {
+    if (tts_file_decode(data, size, TTS_FILE_SIGNATURE, 0, &p, &sig, &siglen, err,
+                       sizeof err) == TTS_OK) {
         FUZZ_CHECK(siglen == tts_sig_bytes(p));
-        ttsfile_free(sig, siglen);
+        tts_file_free(sig, siglen);
     }
 
     chal_manifest m;

@@ -45,7 +45,8 @@ extern "C" {
 #define TTS_ERETRY   (-4) /* no signature after TTS_MAX_ATTEMPTS attempts */
 #define TTS_EBACKEND (-5) /* backend unknown or unavailable on this CPU */
 #define TTS_ERNG     (-6) /* the randomness source failed */
-#define TTS_ENOMEM   (-7) /* no memory for key generation's workspace */
+#define TTS_ENOMEM   (-7) /* out of memory (key workspace, file codec) */
+#define TTS_EFORMAT  (-8) /* malformed key or signature file (tts_file.h) */
 
 #define TTS_SEED_BYTES    32   /* key-generation seed */
 #define TTS_MAX_ATTEMPTS  1000 /* signing attempts before TTS_ERETRY */

@@ -114,7 +114,8 @@ const char *tts_strerror(int code)
     case TTS_ERETRY:   return "no signature found within the attempt limit";
     case TTS_EBACKEND: return "backend unknown or not available on this CPU";
     case TTS_ERNG:     return "randomness source failed";
-    case TTS_ENOMEM:   return "out of memory for the key workspace";
+    case TTS_ENOMEM:   return "out of memory";
+    case TTS_EFORMAT:  return "malformed key or signature file";
     default:           return "unknown error";
     }
 }

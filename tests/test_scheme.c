@@ -1103,8 +1103,9 @@ END_TEST
 START_TEST(test_strerror)
 {
     static const int codes[] = {TTS_OK, TTS_EINVAL, TTS_EBADSIG, TTS_EKEY,
-                                TTS_ERETRY, TTS_EBACKEND, TTS_ERNG, TTS_ENOMEM};
-    static const int unknown[] = {1, -8, 42, -1000, INT_MIN, INT_MAX};
+                                TTS_ERETRY, TTS_EBACKEND, TTS_ERNG, TTS_ENOMEM,
+                                TTS_EFORMAT};
+    static const int unknown[] = {1, -9, 42, -1000, INT_MIN, INT_MAX};
     const size_t nc = sizeof codes / sizeof codes[0];
     /* the values of SPEC 10 */
     ck_assert_int_eq(TTS_OK, 0);
@@ -1115,6 +1116,7 @@ START_TEST(test_strerror)
     ck_assert_int_eq(TTS_EBACKEND, -5);
     ck_assert_int_eq(TTS_ERNG, -6);
     ck_assert_int_eq(TTS_ENOMEM, -7);
+    ck_assert_int_eq(TTS_EFORMAT, -8);
     for (size_t i = 0; i < nc; i++) {
         const char *si = tts_strerror(codes[i]);
         ck_assert_ptr_nonnull(si);

@@ -173,7 +173,7 @@ static int read_key(const char *path, chal_eqkey *k)
 static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, int force)
 {
     char err[512];
-    int r = ttsfile_write(path, TTSFILE_SIGNATURE, p, sig, force ? TTSFILE_FORCE : 0, err,
+    int r = ttsfile_write(path, TTS_FILE_SIGNATURE, p, sig, force ? TTSFILE_FORCE : 0, err,
                           sizeof err);
     return r == TTSFILE_OK ? ST_OK : fail("%s", err);
 }
@@ -356,7 +356,7 @@ int cmd_break(int argc, char **argv)
             uint8_t *pk, digest[TTS_MAX_M], sig[TTS_MAX_SIG_BYTES];
             size_t len;
             char err[512];
-            if (ttsfile_read(a.pk, TTSFILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
+            if (ttsfile_read(a.pk, TTS_FILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
                 TTSFILE_OK)
                 rc = fail("%s", err);
             else {

@@ -143,13 +143,13 @@ static void read_exact(const char *path, uint8_t *out, size_t want, const char *
     } else {
         long n = parse_hex((const char *)b, len, out, want);
         if (n != (long)want) {
-            ttsfile_free(b, len);
+            tts_file_free(b, len);
             fprintf(stderr, "tts-card: %s: need %zu bytes (raw or hex) for %s\n",
                     path, want, what);
             exit(2);
         }
     }
-    ttsfile_free(b, len);
+    tts_file_free(b, len);
 }
 
 /* A secret key for set p: a tts secret-key file (binary or armored, as
@@ -163,23 +163,23 @@ static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
     /* a raw key has exactly skb bytes (a tts file has a header more) */
     if (len != skb && len > 3 &&
         (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
-        int rc = ttsfile_decode(b, len, TTSFILE_SECRET_KEY, &fp, &pay, &plen, err, sizeof err);
-        ttsfile_free(b, len);
-        if (rc != TTSFILE_OK) {
+        int rc = tts_file_decode(b, len, TTS_FILE_SECRET_KEY, 0, &fp, &pay, &plen, err, sizeof err);
+        tts_file_free(b, len);
+        if (rc != TTS_OK) {
             fprintf(stderr, "tts-card: %s: %s\n", path, err);
             exit(2);
         }
         if (fp != p) {
-            ttsfile_free(pay, plen);
+            tts_file_free(pay, plen);
             fprintf(stderr, "tts-card: %s: a %s key, but the card is %s\n", path,
                     tts_params_name(fp), tts_params_name(p));
             exit(2);
         }
         memcpy(out, pay, skb);
-        ttsfile_free(pay, plen);
+        tts_file_free(pay, plen);
         return;
     }
-    ttsfile_free(b, len);
+    tts_file_free(b, len);
     read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
 }
 
@@ -235,7 +235,7 @@ static int image_ok(const char *image, const char *cpu, double mhz, int uart,
         return 0;
     }
     int bad = card_check_ihex(b, len, err, sizeof err) != 0;
-    ttsfile_free(b, len);
+    tts_file_free(b, len);
     if (bad) {
         snprintf(why, whylen, "%s: not a card image (Intel HEX): %s", image, err);
         return 0;
@@ -301,7 +301,7 @@ static size_t read_pin(const char *path, uint8_t pin[16])
             len--;
         if (len <= 16)
             memcpy(line, b, len);
-        ttsfile_free(b, len);
+        tts_file_free(b, len);
     }
     if (len < 4 || len > 16) {
         sodium_memzero(line, sizeof line);
@@ -337,9 +337,9 @@ static void state_init(card_state *s, const tts_params *p)
 
 static void state_free(card_state *s)
 {
-    ttsfile_free(s->sk, s->skb);
-    ttsfile_free(s->stage, s->skb);
-    ttsfile_free(s->written, s->skb);
+    tts_file_free(s->sk, s->skb);
+    tts_file_free(s->stage, s->skb);
+    tts_file_free(s->written, s->skb);
     s->sk = s->stage = s->written = NULL;
 }
 
@@ -391,7 +391,7 @@ static int eeprom_load(card_state *s, const char *path, uint8_t *xram)
     uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
     if (len != 11 + 3 * s->skb + CARD_XRAM_BYTES || memcmp(b, "TTSCARD2", 8) ||
         b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p) || b[10] > 1) {
-        ttsfile_free(b, len);
+        tts_file_free(b, len);
         die_input("not an EEPROM file of this parameter set", path);
     }
     s->active = b[10];
@@ -400,7 +400,7 @@ static int eeprom_load(card_state *s, const char *path, uint8_t *xram)
     memcpy(s->stage, b + 11 + 2 * s->skb, s->skb);
     if (xram)
         memcpy(xram, b + 11 + 3 * s->skb, CARD_XRAM_BYTES);
-    ttsfile_free(b, len);
+    tts_file_free(b, len);
     return 1;
 }
 
@@ -419,7 +419,7 @@ static void eeprom_save(const card_state *s, const char *path, const uint8_t *xr
     memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
     memcpy(b + 11 + 3 * s->skb, xram, CARD_XRAM_BYTES);
     write_file_mode(path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE);
-    ttsfile_free(b, len);
+    tts_file_free(b, len);
 }
 
 static size_t add_verify(card_batch *b, const uint8_t *pin, size_t pinlen)
@@ -521,7 +521,7 @@ static void subcmds_free(subcmd *sc, size_t nsc, size_t cap, size_t skb)
 {
     for (size_t k = 0; k < nsc; k++)
         if (sc[k].key)
-            ttsfile_free(sc[k].key, skb);
+            tts_file_free(sc[k].key, skb);
     sodium_memzero(sc, cap * sizeof *sc);
     free(sc);
 }
@@ -705,7 +705,7 @@ int main(int argc, char **argv)
                 size_t ml = 0;
                 uint8_t *msg = msgfile ? read_file(msgfile, MESSAGE_MAX_BYTES, 0, &ml) : NULL;
                 tts_digest(p, s->digest, msg ? msg : (const uint8_t *)"", ml);
-                ttsfile_free(msg, ml);
+                tts_file_free(msg, ml);
             }
             if (pinlen)
                 add_verify(&b, pin, pinlen);
@@ -769,7 +769,7 @@ int main(int argc, char **argv)
         if (eeprom)
             eeprom_save(&cs, eeprom, xram);
         sodium_memzero(pin, sizeof pin);
-        ttsfile_free(xram, CARD_XRAM_BYTES);
+        tts_file_free(xram, CARD_XRAM_BYTES);
         subcmds_free(sc, nsc, (size_t)argc, skb);
         state_free(&cs);
         card_free(&b);
@@ -937,9 +937,9 @@ int main(int argc, char **argv)
         eeprom_save(&cs, eeprom, xram);
     /* secrets: the key copies, put-key buffers, the PIN, the card's memory */
     sodium_memzero(pin, sizeof pin);
-    ttsfile_free(xram, CARD_XRAM_BYTES);
+    tts_file_free(xram, CARD_XRAM_BYTES);
     subcmds_free(sc, nsc, (size_t)argc, skb);
-    ttsfile_free(hsk, skb);
+    tts_file_free(hsk, skb);
     free(hpk);
     state_free(&hs);
     state_free(&cs);

@@ -425,8 +425,8 @@ static int read_solution(const char *path, const char *dir,
     int framed = (len >= 3 && memcmp(raw, "TTS", 3) == 0) ||
                  (len >= 11 && memcmp(raw, "-----BEGIN ", 11) == 0);
     const tts_params *rs = set ? set : only_set(dir);
-    if (framed && ttsfile_decode(raw, len, TTSFILE_SIGNATURE, p, &pay, &plen,
-                                 why, sizeof why) == TTSFILE_OK) {
+    if (framed && tts_file_decode(raw, len, TTS_FILE_SIGNATURE, 0, p, &pay, &plen,
+                                 why, sizeof why) == TTS_OK) {
         fileio_free(raw, len);
         if (set && *p != set) {
             fileio_free(pay, plen);

@@ -193,7 +193,7 @@ static int parse_opts(int argc, char **argv, const struct opt *opts)
 
 /* ---- files --------------------------------------------------------------- */
 
-static int load(const char *path, ttsfile_kind kind, const tts_params **p,
+static int load(const char *path, int kind, const tts_params **p,
                 uint8_t **buf, size_t *len)
 {
     char err[ERRLEN];
@@ -227,7 +227,7 @@ static int check_output(const char *path, int armor, int force,
     return ST_OK;
 }
 
-static int save(const char *path, ttsfile_kind kind, const tts_params *p,
+static int save(const char *path, int kind, const tts_params *p,
                 const uint8_t *payload, unsigned flags)
 {
     char err[ERRLEN];
@@ -245,11 +245,11 @@ static int save(const char *path, ttsfile_kind kind, const tts_params *p,
 static int load_secret(const char *path, const tts_params **p, uint8_t **sk,
                        size_t *len, uint8_t **pk)
 {
-    if (load(path, TTSFILE_SECRET_KEY, p, sk, len) != ST_OK)
+    if (load(path, TTS_FILE_SECRET_KEY, p, sk, len) != ST_OK)
         return ST_ERROR;
     if ((*pk = malloc(tts_pk_bytes(*p))) == NULL ||
         tts_pk_from_sk(*p, *pk, *sk) != TTS_OK) {
-        ttsfile_free(*sk, *len);
+        tts_file_free(*sk, *len);
         free(*pk);
         *sk = *pk = NULL;
         return fail("%s: cannot compute the public key", path);
@@ -376,12 +376,12 @@ static int read_seed(const char *path, uint8_t seed[TTS_SEED_BYTES])
                           TTS_SEED_BYTES)
                    : fail("%s", err);
     if (len != TTS_SEED_BYTES) {
-        ttsfile_free(buf, len);
+        tts_file_free(buf, len);
         return fail("%s: seed file holds %zu bytes, expected exactly %d",
                     path, len, TTS_SEED_BYTES);
     }
     memcpy(seed, buf, TTS_SEED_BYTES);
-    ttsfile_free(buf, len);
+    tts_file_free(buf, len);
     return ST_OK;
 }
 
@@ -438,7 +438,7 @@ static int cmd_keygen(int argc, char **argv)
     }
     char err[ERRLEN];
     rc = ttsfile_write_pair(pubpath, secpath, p, pk, sk,
-                            (armor ? TTSFILE_ARMOR : 0) |
+                            (armor ? TTS_FILE_ARMOR : 0) |
                                 (force ? TTSFILE_FORCE : 0),
                             err, sizeof err);
     if (rc == TTSFILE_EXISTS)
@@ -450,7 +450,7 @@ static int cmd_keygen(int argc, char **argv)
 out:
     sodium_memzero(seed, sizeof seed);
     if (sk)
-        ttsfile_free(sk, tts_sk_bytes(p));
+        tts_file_free(sk, tts_sk_bytes(p));
     free(pk);
     free(pubpath);
     free(secpath);
@@ -492,12 +492,12 @@ static int cmd_sign(int argc, char **argv)
         load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
     if (hash_input(input, max, h) != ST_OK) {
-        ttsfile_free(sk, sklen);
+        tts_file_free(sk, sklen);
         free(pk);
         return ST_ERROR;
     }
     rc = tts_sign_digest(p, sig, h, sk, NULL, NULL);
-    ttsfile_free(sk, sklen);
+    tts_file_free(sk, sklen);
     /* A fault (or a key corrupted where the checks on reading cannot see
      * it) must not give a signature that fails: check before writing. */
     if (rc == TTS_OK && !noverify &&
@@ -510,8 +510,8 @@ static int cmd_sign(int argc, char **argv)
                     "written", keypath);
     if (rc != TTS_OK)
         return fail("signing failed: %s", tts_strerror(rc));
-    return save(out, TTSFILE_SIGNATURE, p, sig,
-                (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    return save(out, TTS_FILE_SIGNATURE, p, sig,
+                (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
 }
 
 static int verdict(int rc)
@@ -553,8 +553,8 @@ static int cmd_verify(int argc, char **argv)
         same_stdin(sigpath, input))
         return fail("only one of the key, the signature and the message "
                     "can be standard input");
-    if (load(pubpath, TTSFILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
-        load(sigpath, TTSFILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
+    if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
+        load(sigpath, TTS_FILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
         goto out;
     if (pp != ps) {
         fail("%s: key is for %s, signature %s is for %s", pubpath,
@@ -594,9 +594,9 @@ static int cmd_pubkey(int argc, char **argv)
     if (check_output(out, armor, force, inputs, 1) != ST_OK ||
         load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
-    ttsfile_free(sk, sklen);
-    rc = save(out, TTSFILE_PUBLIC_KEY, p, pk,
-              (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    tts_file_free(sk, sklen);
+    rc = save(out, TTS_FILE_PUBLIC_KEY, p, pk,
+              (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
     free(pk);
     return rc;
 }
@@ -634,7 +634,7 @@ static int cmd_upgrade_key(int argc, char **argv)
     if (ttsfile_read_unbound(keypath, &p, &sk, &sklen, err, sizeof err) !=
         TTSFILE_OK)
         return fail("%s", err);
-    if (load(pubpath, TTSFILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
+    if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
         goto out;
     if (pp != p) {
         fail("%s is a %s key, %s a %s key", keypath, tts_params_name(p),
@@ -648,10 +648,10 @@ static int cmd_upgrade_key(int argc, char **argv)
              "key's): refusing to bind it", keypath, pubpath);
         goto out;
     }
-    st = save(out, TTSFILE_SECRET_KEY, p, sk,
-              (armor ? TTSFILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    st = save(out, TTS_FILE_SECRET_KEY, p, sk,
+              (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
 out:
-    ttsfile_free(sk, sklen);
+    tts_file_free(sk, sklen);
     free(pub);
     free(pk);
     return st;
