@@ -46,14 +46,16 @@ printf 'hostile files test seed, 32 B..!' >a.seed && chmod 600 a.seed
 check $? "keygen"
 
 # --- 2. a corrupted secret key never signs -----------------------------------
-# every byte of the file, one bit flipped each (header, public-key binding,
-# S1, s1, S3, s3, the central coefficients): refused, nothing written
+# one bit flipped in the header, the public-key binding, S1, s1 and the last
+# byte: refused, nothing written (every byte of every set is flipped in
+# process by tests/test_file)
 python3 - "$TTS" <<'PY' >flips.log 2>&1
 import os, subprocess, sys
 tts = sys.argv[1]
 orig = open("a.sec", "rb").read()
 bad = []
-for i in range(len(orig)):
+at = [3, 5, 20, 40, 41 + 400, len(orig) - 1]
+for i in at:
     b = bytearray(orig); b[i] ^= 1 << (i % 8)
     open("f.sec", "wb").write(b); os.chmod("f.sec", 0o600)
     r = subprocess.run([tts, "sign", "-k", "f.sec", "-o", "f.sig", "msg"],
@@ -61,10 +63,10 @@ for i in range(len(orig)):
     if r.returncode != 2 or os.path.exists("f.sig"):
         bad.append(i)
         if os.path.exists("f.sig"): os.unlink("f.sig")
-print("flips", len(orig), "accepted at", bad)
+print("flips at", at, "accepted at", bad)
 sys.exit(1 if bad else 0)
 PY
-check $? "every one-bit flip of all $(wc -c <a.sec) bytes of a TTS(20,28) secret key file: exit 2, no signature ($(cat flips.log))"
+check $? "one-bit flips of a TTS(20,28) secret key file: exit 2, no signature ($(cat flips.log))"
 python3 -c '
 b = bytearray(open("a.sec","rb").read()); b[40 + 5] ^= 4; open("s1.sec","wb").write(b)'
 chmod 600 s1.sec
