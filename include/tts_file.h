@@ -1,5 +1,5 @@
 /*
- * libtts: the key and signature file codec (docs/SPEC.md section 15).
+ * libtts: the key and signature file codec (docs/SPEC.md section 11).
  *
  * A file holds one object: a public key, a secret key or a signature of one
  * parameter set, in binary form or armored (base64 between BEGIN and END

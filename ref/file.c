@@ -1,5 +1,5 @@
 /* The key and signature file codec: include/tts_file.h, docs/SPEC.md
- * section 15. */
+ * section 11. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

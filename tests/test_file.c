@@ -1,6 +1,6 @@
 /*
  * The key and signature file codec (include/tts_file.h, docs/SPEC.md
- * section 15), in process: the binary layout rebuilt here byte by byte
+ * section 11), in process: the binary layout rebuilt here byte by byte
  * (header, SHA-256 binding computed with libsodium), round trips of every
  * kind and set in both forms, every one-bit flip of a secret-key file
  * refused, and each malformed case with the reason it must give.

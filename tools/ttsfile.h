@@ -1,6 +1,6 @@
 /*
  * Key and signature files on disk, for the tools: libtts's codec
- * (include/tts_file.h, docs/SPEC.md section 15) under the file rules of
+ * (include/tts_file.h, docs/SPEC.md section 11) under the file rules of
  * fileio.h.
  *
  * Functions returning int give TTSFILE_OK or a negative code and, on error,
