@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "tts.h"
 
@@ -43,6 +44,41 @@
 __attribute__((format(printf, 3, 4)))
 #endif
 int chal_fail(char *err, size_t errlen, const char *fmt, ...);
+
+/* ---- the host's files and processes ----
+ * The library computes in memory; what touches the disk or other processes
+ * goes through these functions, which the program supplies (the tools':
+ * tools/fileio.h, whose rules they follow). Returns are CHAL_OK or
+ * CHAL_ERROR with the reason in err. */
+typedef struct {
+    /* name escaped for a message (control bytes, non-ASCII, backslash) */
+    const char *(*shown)(char *out, size_t len, const char *name);
+    /* name inside the open folder dirfd (dirpath in messages): a plain name,
+     * never through a symbolic link, a regular file of at most cap bytes;
+     * *buf is released with free after a wipe */
+    int (*read_at)(int dirfd, const char *dirpath, const char *name,
+                   size_t cap, uint8_t **buf, size_t *len, char *err,
+                   size_t errlen);
+    /* path may become an output (refused before any work otherwise) */
+    int (*check_output)(const char *path, char *err, size_t errlen);
+    /* path replaced atomically by data; secret: mode 0600 */
+    int (*write)(const char *path, const void *data, size_t len, int secret,
+                 char *err, size_t errlen);
+    /* a fresh private folder; temporaries listed are removed (secret ones
+     * wiped) on a signal or at exit, unless done before */
+    int (*temp_dir)(char *out, size_t len, const char *prefix, char *err,
+                    size_t errlen);
+    int (*temp_add)(const char *path, int secret);
+    void (*temp_done)(const char *path, int remove);
+    /* a process group to kill on a signal, until done */
+    void (*child_add)(pid_t pgid);
+    void (*child_done)(pid_t pgid);
+} chal_io;
+
+/* Sets the host's functions (before any call that reads or writes files);
+ * without them such calls fail with a reason. */
+void chal_set_io(const chal_io *io);
+const chal_io *chal_io_get(void);
 
 /* ---- the challenge table (docs/SPEC.md, section 12, table A) ---- */
 typedef struct {

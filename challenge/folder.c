@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "challenge.h"
-#include "fileio.h"
 
 int chal_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -29,6 +28,78 @@ int chal_fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 #define say chal_fail
+
+/* ---- the host's functions ---- */
+
+static const char *no_shown(char *out, size_t len, const char *name)
+{
+    size_t o = 0;
+    for (; len && name[o] && o + 1 < len; o++)
+        out[o] = name[o] > 0x20 && name[o] < 0x7f ? name[o] : '?';
+    if (len)
+        out[o] = 0;
+    return out;
+}
+
+static int no_read_at(int dirfd, const char *dirpath, const char *name,
+                      size_t cap, uint8_t **buf, size_t *len, char *err,
+                      size_t errlen)
+{
+    (void)dirfd, (void)name, (void)cap, (void)buf, (void)len;
+    return say(err, errlen, "%s: no file access (chal_set_io not called)",
+               dirpath);
+}
+
+static int no_check_output(const char *path, char *err, size_t errlen)
+{
+    return say(err, errlen, "%s: no file access (chal_set_io not called)",
+               path);
+}
+
+static int no_write(const char *path, const void *data, size_t len,
+                    int secret, char *err, size_t errlen)
+{
+    (void)data, (void)len, (void)secret;
+    return no_check_output(path, err, errlen);
+}
+
+static int no_temp_dir(char *out, size_t len, const char *prefix, char *err,
+                       size_t errlen)
+{
+    (void)out, (void)len;
+    return no_check_output(prefix, err, errlen);
+}
+
+static int no_temp_add(const char *path, int secret)
+{
+    (void)path, (void)secret;
+    return CHAL_OK;
+}
+
+static void no_temp_done(const char *path, int remove)
+{
+    (void)path, (void)remove;
+}
+
+static void no_child(pid_t pgid)
+{
+    (void)pgid;
+}
+
+static const chal_io no_io = {no_shown, no_read_at, no_check_output, no_write,
+                              no_temp_dir, no_temp_add, no_temp_done,
+                              no_child, no_child};
+static const chal_io *host_io = &no_io;
+
+void chal_set_io(const chal_io *io)
+{
+    host_io = io ? io : &no_io;
+}
+
+const chal_io *chal_io_get(void)
+{
+    return host_io;
+}
 
 int chal_plain_name(const char *name)
 {
@@ -45,7 +116,7 @@ int chal_dir_open(chal_dir *d, const char *path, char *err, size_t errlen)
     struct stat st;
 
     d->fd = -1;
-    fileio_shown(d->path, sizeof d->path, path); /* for messages only */
+    host_io->shown(d->path, sizeof d->path, path); /* for messages only */
     if (stat(path, &st) != 0)
         return say(err, errlen, "%s: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode))
@@ -67,7 +138,7 @@ int chal_dir_sub(chal_dir *sub, const chal_dir *top, const char *name,
     char nm[256];
     if (!chal_plain_name(name))
         return say(err, errlen, "'%s' is not a plain folder name",
-                   fileio_shown(nm, sizeof nm, name));
+                   host_io->shown(nm, sizeof nm, name));
     if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return say(err, errlen, "%s: %s", sub->path,
                    errno == ENOENT ? "missing" : strerror(errno));
@@ -93,68 +164,13 @@ void chal_dir_close(chal_dir *d)
 int chal_dir_read(const chal_dir *d, const char *name, size_t cap,
                   uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
-    struct stat st;
-    uint8_t *b;
-    size_t got = 0;
-    int fd;
+    char nm[256];
 
     *buf = NULL;
     *len = 0;
-    char nm[256];
     if (!chal_plain_name(name))
         return say(err, errlen, "%s: '%.60s' is not a plain file name inside "
-                   "the folder", d->path, fileio_shown(nm, sizeof nm, name));
-    if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return say(err, errlen, "%s/%s: %s", d->path, name,
-                   errno == ENOENT ? "missing" : strerror(errno));
-    if (S_ISLNK(st.st_mode))
-        return say(err, errlen, "%s/%s: is a symbolic link; only regular "
-                   "files inside the folder are read", d->path, name);
-    if (!S_ISREG(st.st_mode))
-        return say(err, errlen, "%s/%s: not a regular file", d->path, name);
-    fd = openat(d->fd, name,
-                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return say(err, errlen, "%s/%s: %s", d->path, name, strerror(errno));
-    /* checked again on the descriptor: the name may have changed */
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        (void)close(fd);
-        return say(err, errlen, "%s/%s: not a regular file", d->path, name);
-    }
-    char shown[4096];
-    snprintf(shown, sizeof shown, "%.2000s/%.255s", d->path, name);
-    fileio_note_input_fd(fd, shown);
-    if ((unsigned long long)st.st_size > cap) {
-        (void)close(fd);
-        return say(err, errlen, "%s/%s: too large (%lld bytes, at most %zu)",
-                   d->path, name, (long long)st.st_size, cap);
-    }
-    if ((b = malloc(cap + 1)) == NULL) {
-        (void)close(fd);
-        return say(err, errlen, "out of memory");
-    }
-    for (;;) {
-        ssize_t r = read(fd, b + got, cap + 1 - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            (void)close(fd);
-            free(b);
-            return say(err, errlen, "%s/%s: %s", d->path, name, strerror(e));
-        }
-        if (r == 0)
-            break;
-        got += (size_t)r;
-        if (got > cap) {
-            (void)close(fd);
-            free(b);
-            return say(err, errlen, "%s/%s: too large (over %zu bytes)",
-                       d->path, name, cap);
-        }
-    }
-    (void)close(fd);
-    *buf = b;
-    *len = got;
-    return CHAL_OK;
+                   "the folder", d->path, host_io->shown(nm, sizeof nm, name));
+    return host_io->read_at(d->fd, d->path, name, cap, buf, len, err, errlen)
+               == CHAL_OK ? CHAL_OK : CHAL_ERROR;
 }

@@ -14,7 +14,6 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "fileio.h"
 #include "tts_file.h"
 
 #define LABEL_INSTANCE   "libtts challenge instance"
@@ -38,7 +37,7 @@ const chal_entry *chal_entry_of(const tts_params *p)
 
 void chal_folder_name(char *out, size_t len, const tts_params *p)
 {
-    snprintf(out, len, "tts-%u-%u", tts_params_m(p), tts_params_n(p));
+    snprintf(out, len, "%s", tts_params_id(p));
 }
 
 const tts_params *chal_set_of_folder(const char *name)
@@ -353,8 +352,8 @@ static int write_instance(const char *top, const chal_instance *inst,
         return say(err, errlen, "%s: %s", path, strerror(errno));
     for (size_t i = 0; i < inst->nfiles; i++) {
         snprintf(path, sizeof path, "%s/%s/%s", top, sub, inst->files[i].name);
-        if (fileio_write(path, inst->files[i].data, inst->files[i].len, 0,
-                         err, errlen) != FILEIO_OK)
+        if (chal_io_get()->write(path, inst->files[i].data,
+                                 inst->files[i].len, 0, err, errlen) != CHAL_OK)
             return CHAL_ERROR;
     }
     return CHAL_OK;
@@ -364,6 +363,7 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
                   const char *date, const uint8_t master[CHAL_MASTER_BYTES],
                   const char *secret_out, char *err, size_t errlen)
 {
+    const chal_io *io = chal_io_get();
     char cout[PATH_MAX + 256], csec[PATH_MAX + 256], tmp[PATH_MAX + 64];
     struct stat st;
     int rc = CHAL_ERROR, secret_written = 0;
@@ -390,15 +390,15 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
             return say(err, errlen, "--secret-out %s lies inside the folder "
                        "%s, which is published: keep the master seed "
                        "elsewhere", secret_out, out);
-        if (fileio_check_output(secret_out, 0, err, errlen) != FILEIO_OK)
+        if (io->check_output(secret_out, err, errlen) != CHAL_OK)
             return CHAL_ERROR;
     }
     /* build beside out, then one rename: the folder appears whole */
     int tl = snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", cout);
     if (tl < 0 || (size_t)tl >= sizeof tmp - 64)
         return say(err, errlen, "%s: path too long", out);
-    /* listed for the signal handler of tools/fileio.h at once: an
-     * interrupted run leaves no partial folder */
+    /* listed for the host's signal handler at once: an interrupted run
+     * leaves no partial folder */
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);
@@ -407,7 +407,7 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
         return say(err, errlen, "%s: cannot create a folder beside it: %s",
                    out, strerror(errno));
     }
-    int listed = fileio_temp_add(tmp, 0) == FILEIO_OK;
+    int listed = io->temp_add(tmp, 0) == CHAL_OK;
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (!listed) {
         (void)rmdir(tmp);
@@ -436,16 +436,16 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
         say(err, errlen, "out of memory");
         goto out;
     }
-    int w = fileio_write(path, index, ilen, 0, err, errlen);
+    int w = io->write(path, index, ilen, 0, err, errlen);
     free(index);
-    if (w != FILEIO_OK)
+    if (w != CHAL_OK)
         goto out;
     if (secret_out) {
         /* until the folder is in place, a signal removes the seed too */
-        (void)fileio_temp_add(secret_out, FILEIO_SECRET);
-        if (fileio_write(secret_out, master, CHAL_MASTER_BYTES, FILEIO_SECRET,
-                         err, errlen) != FILEIO_OK) {
-            fileio_temp_done(secret_out, 0);
+        (void)io->temp_add(secret_out, 1);
+        if (io->write(secret_out, master, CHAL_MASTER_BYTES, 1, err,
+                      errlen) != CHAL_OK) {
+            io->temp_done(secret_out, 0);
             goto out;
         }
         secret_written = 1;
@@ -458,16 +458,16 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
         say(err, errlen, "%s: %s", out, strerror(errno));
         goto out;
     }
-    fileio_temp_done(tmp, 0);
+    io->temp_done(tmp, 0);
     if (secret_written)
-        fileio_temp_done(secret_out, 0);
+        io->temp_done(secret_out, 0);
     sigprocmask(SIG_SETMASK, &old, NULL);
     return CHAL_OK;
 out:
     remove_tree(tmp, mask);
-    fileio_temp_done(tmp, 0);
+    io->temp_done(tmp, 0);
     if (secret_written) {
-        fileio_temp_done(secret_out, 0);
+        io->temp_done(secret_out, 0);
         (void)unlink(secret_out);
     }
     return CHAL_ERROR;

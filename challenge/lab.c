@@ -24,7 +24,6 @@
 
 #include "config.h"
 #include "challenge.h"
-#include "fileio.h"
 
 #define say chal_fail
 #define SOLVER_OUTPUT_CAP ((size_t)64 << 20)
@@ -126,15 +125,15 @@ static int run_captured(char *const argv[], double timeout, char **out,
         return say(err, errlen, "cannot start the solver: %s",
                    strerror(errno));
     }
-    /* the solver in its own process group, listed for the signal handler
-     * of tools/fileio.h: an interrupted run kills it too */
+    /* the solver in its own process group, listed for the host's signal
+     * handler (chal_io): an interrupted run kills it too */
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
     if (pid > 0) {
         setpgid(pid, pid);
-        fileio_child_add(pid);
+        chal_io_get()->child_add(pid);
     }
     if (pid != 0)
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -207,7 +206,7 @@ static int run_captured(char *const argv[], double timeout, char **out,
     close(fds[0]);
     while (waitpid(pid, status, 0) < 0 && errno == EINTR)
         ;
-    fileio_child_done(pid);
+    chal_io_get()->child_done(pid);
     buf[len] = '\0';
     *out = buf;
     *outlen = len;
@@ -318,31 +317,31 @@ int chal_solve_singular(const chal_system *s, double timeout,
         return say(err, errlen, "Singular not found: install it (Debian: "
                    "apt-get install singular), or name it with "
                    "TTS_SINGULAR=PATH");
-    /* the script in a temporary folder of tools/fileio.h: under $TMPDIR
-     * as an absolute path (a TMPDIR beginning with '-' is not read as an
-     * option by the solver), removed on every exit and on a signal */
+    /* the script in a temporary folder of the host (chal_io): under
+     * $TMPDIR as an absolute path (a TMPDIR beginning with '-' is not read
+     * as an option by the solver), removed on every exit and on a signal */
     char tdir[4096], tpath[4200];
-    if (fileio_temp_dir(tdir, sizeof tdir, "tts-lab", 0, err, errlen) !=
-        FILEIO_OK)
+    if (chal_io_get()->temp_dir(tdir, sizeof tdir, "tts-lab", err, errlen) !=
+        CHAL_OK)
         return CHAL_ERROR;
     snprintf(tpath, sizeof tpath, "%s/system.sing", tdir);
     int fd = open(tpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
-        fileio_temp_done(tdir, 1);
+        chal_io_get()->temp_done(tdir, 1);
         return say(err, errlen, "%s: cannot create the solver's script: %s",
                    tpath, strerror(errno));
     }
     FILE *f = fdopen(fd, "w");
     if (!f) {
         close(fd);
-        fileio_temp_done(tdir, 1);
+        chal_io_get()->temp_done(tdir, 1);
         return say(err, errlen, "cannot write the solver's script");
     }
     chal_export_info none = {0};
     chal_export_write(f, s, CHAL_FMT_SINGULAR, &none);
     fputs(solve_script, f);
     if (fclose(f) != 0) {
-        fileio_temp_done(tdir, 1);
+        chal_io_get()->temp_done(tdir, 1);
         return say(err, errlen, "%s: write error", tpath);
     }
     char *argv[] = {(char *)exe, "-q", "-t", "--no-rc", "--no-shell",
@@ -351,7 +350,7 @@ int chal_solve_singular(const chal_system *s, double timeout,
     int to = run_captured(argv, timeout, &out, &outlen, &status, err,
                           errlen);
     r->seconds = now_seconds() - t0;
-    fileio_temp_done(tdir, 1);
+    chal_io_get()->temp_done(tdir, 1);
     if (to < 0)
         return CHAL_ERROR;
     if (to == 1) {

@@ -10,7 +10,6 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "fileio.h"
 #include "json.h"
 
 #define CHALLENGE_NAME   "libtts TTS Challenge"
@@ -254,7 +253,7 @@ int chal_manifest_parse(const char *text, size_t len, chal_manifest *m,
             char nm[256];
             say(err, errlen, "manifest: message %u: file \"%.60s\" is not a "
                 "plain file name inside the folder", i + 1,
-                fileio_shown(nm, sizeof nm, file));
+                chal_io_get()->shown(nm, sizeof nm, file));
             goto out;
         }
         memcpy(mm->file, file, strlen(file) + 1);

@@ -14,7 +14,6 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "fileio.h"
 #include "tts_file.h"
 
 #define say chal_fail
@@ -219,7 +218,7 @@ static unsigned compare_instance(const chal_dir *d, const chal_instance *inst,
         if (i == inst->nfiles) {
             char nm[1100];
             fprintf(report, "  %s/%.200s: not part of the challenge\n",
-                    d->path, fileio_shown(nm, sizeof nm, e->d_name));
+                    d->path, chal_io_get()->shown(nm, sizeof nm, e->d_name));
             bad++;
         }
     }
@@ -326,7 +325,7 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
                 if (!p || !(mask & (1u << j))) {
                     char nm[1100];
                     fprintf(report, "%s/%.200s: not part of the challenge\n",
-                            top.path, fileio_shown(nm, sizeof nm, e->d_name));
+                            top.path, chal_io_get()->shown(nm, sizeof nm, e->d_name));
                     top_bad++;
                 }
             }

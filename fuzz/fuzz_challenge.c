@@ -19,6 +19,7 @@
 #include <sodium.h>
 
 #include "challenge.h"
+#include "challenge_cli.h"
 #include "fuzz.h"
 #include "tts_file.h"
 
@@ -50,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(sub, sizeof sub, "%s/tts-16-22", top);
         FUZZ_CHECK(mkdir(sub, 0755) == 0);
         FUZZ_CHECK(sodium_init() >= 0);
+        challenge_io_init(); /* the tools' file rules */
     }
     for (size_t i = 0; i + 4 <= size && np < 4; i++)
         if (memcmp(data + i, "\n@@\n", 4) == 0) {

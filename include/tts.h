@@ -73,6 +73,7 @@ TTS_API const tts_params *tts_params_at(size_t i);
  * ignored); NULL if no set has that name. */
 TTS_API const tts_params *tts_params_get(const char *name);
 TTS_API const char *tts_params_name(const tts_params *p); /* "TTS(20,28)" */
+TTS_API const char *tts_params_id(const tts_params *p);   /* "tts-20-28": files */
 
 TTS_API size_t tts_pk_bytes(const tts_params *p);
 TTS_API size_t tts_sk_bytes(const tts_params *p);

@@ -29,7 +29,7 @@ static void hex(FILE *f, const char *label, const uint8_t *a, size_t len)
 static int genkat(const tts_params *p, unsigned count, const char *dir)
 {
     char path[4096];
-    const unsigned m = tts_params_m(p), n = tts_params_n(p);
+    const unsigned n = tts_params_n(p);
     const size_t pkb = tts_pk_bytes(p), skb = tts_sk_bytes(p);
     int rc = 1;
     uint8_t entropy[48], seed[48];
@@ -39,7 +39,7 @@ static int genkat(const tts_params *p, unsigned count, const char *dir)
     uint8_t *pk = malloc(pkb), *sk = malloc(skb);
     tts_drbg master, entry;
 
-    snprintf(path, sizeof path, "%s/PQCsignKAT_tts-%u-%u.rsp", dir, m, n);
+    snprintf(path, sizeof path, "%s/PQCsignKAT_%s.rsp", dir, tts_params_id(p));
     FILE *f = fopen(path, "w");
     if (!f || !msg || !sm || !m1 || !pk || !sk) {
         fprintf(stderr, "tts-genkat: %s: %s\n", path, strerror(errno));

@@ -91,6 +91,7 @@ const tts_params *tts_params_get(const char *name)
 }
 
 const char *tts_params_name(const tts_params *p) { return tts_params_ok(p) ? p->name : NULL; }
+const char *tts_params_id(const tts_params *p) { return tts_params_ok(p) ? p->id : NULL; }
 size_t tts_pk_bytes(const tts_params *p) { return tts_params_ok(p) ? pk_bytes(p) : 0; }
 size_t tts_sk_bytes(const tts_params *p) { return tts_params_ok(p) ? sk_bytes(p) : 0; }
 size_t tts_sig_bytes(const tts_params *p) { return tts_params_ok(p) ? p->n : 0; }

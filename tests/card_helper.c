@@ -44,17 +44,14 @@ static int fail(const char *m)
     return 2;
 }
 
+/* Hex up to the end of s (a trailing line break ignored): the byte count,
+ * or -1. */
 static long unhex(const char *s, uint8_t *out, size_t max)
 {
-    size_t n = 0, l = strlen(s);
-    if (l % 2)
+    size_t n = 0, l = strcspn(s, "\r\n");
+    const char *end;
+    if (sodium_hex2bin(out, max, s, l, NULL, &n, &end) != 0 || end != s + l)
         return -1;
-    for (size_t i = 0; i < l; i += 2) {
-        unsigned v;
-        if (n == max || sscanf(s + i, "%2x", &v) != 1)
-            return -1;
-        out[n++] = (uint8_t)v;
-    }
     return (long)n;
 }
 

@@ -87,7 +87,9 @@ START_TEST(test_names)
     ck_assert_str_eq(tts_params_name(p), pub[_i].name);
     snprintf(id, sizeof id, "tts-%u-%u", pub[_i].m, pub[_i].n);
     ck_assert_str_eq(p->id, id);
+    ck_assert_str_eq(tts_params_id(p), id);
     ck_assert_ptr_null(tts_params_name(NULL));
+    ck_assert_ptr_null(tts_params_id(NULL));
 }
 END_TEST
 

@@ -377,8 +377,9 @@ run 0 "after chmod 600 the key is accepted" "$TTS" sign -k open.sec -o ok.sig le
 
 # ---- command line -----------------------------------------------------------
 refuse "unknown command" "an unknown command exits 2" "$TTS" frobnicate
-grep -q '^usage: ' err
-check $? "... and prints the usage on stderr"
+[ "$(wc -l <err)" -eq 2 ] && grep -q "unknown command 'frobnicate'" err &&
+    grep -q "see 'tts --help'" err
+check $? "... names it in one line and points to --help"
 refuse "unknown option" "an unknown global option exits 2" "$TTS" --frobnicate
 refuse "unknown option" "an unknown command option exits 2" \
     "$TTS" sign --frobnicate -k alice.sec letter

@@ -40,9 +40,9 @@ static int parse(const char *cmd, int argc, char **argv, brk_args *a)
 #define OPT(name, field)                                                       \
     if (strcmp(o, name) == 0) {                                                \
         if (!v)                                                                \
-            return fail("%s: %s needs a value", cmd, name);                   \
+            return cli_fail("%s: %s needs a value", cmd, name);                   \
         if (a->field)                                                          \
-            return fail("%s: %s given twice", cmd, name);                     \
+            return cli_fail("%s: %s given twice", cmd, name);                     \
         a->field = v;                                                          \
         i++;                                                                   \
         continue;                                                              \
@@ -60,18 +60,18 @@ static int parse(const char *cmd, int argc, char **argv, brk_args *a)
 #undef OPT
         if (strcmp(o, "--message") == 0) {
             if (!v)
-                return fail("%s: --message needs a value", cmd);
+                return cli_fail("%s: --message needs a value", cmd);
             if (a->nmsgarg == MAX_MSG)
-                return fail("%s: more than %d messages", cmd, MAX_MSG);
+                return cli_fail("%s: more than %d messages", cmd, MAX_MSG);
             a->msgarg[a->nmsgarg++] = v;
             i++;
         } else if (strcmp(o, "--threads") == 0) {
             if (!v || parse_unsigned(v, 1, 64, "--threads", &a->threads) != ST_OK)
-                return v ? ST_ERROR : fail("%s: --threads needs a value", cmd);
+                return v ? ST_ERROR : cli_fail("%s: --threads needs a value", cmd);
             i++;
         } else if (strcmp(o, "--solver") == 0) {
             if (!v)
-                return fail("%s: --solver needs a value", cmd);
+                return cli_fail("%s: --solver needs a value", cmd);
             i++;
             if (strcmp(v, "auto") == 0)
                 a->solver = CHAL_SOLVER_AUTO;
@@ -80,17 +80,17 @@ static int parse(const char *cmd, int argc, char **argv, brk_args *a)
             else if (strcmp(v, "wiedemann") == 0)
                 a->solver = CHAL_SOLVER_WIEDEMANN;
             else
-                return fail("%s: --solver: auto, dense or wiedemann, not '%s'", cmd, v);
+                return cli_fail("%s: --solver: auto, dense or wiedemann, not '%s'", cmd, v);
         } else if (strcmp(o, "--force") == 0)
             a->force = 1;
         else if (strcmp(o, "--quiet") == 0)
             a->quiet = 1;
         else if (o[0] == '-' && o[1])
-            return fail("%s: unexpected argument '%s'", cmd, o);
+            return cli_fail("%s: unexpected argument '%s'", cmd, o);
         else if (!a->dir)
             a->dir = o;
         else
-            return fail("%s: too many arguments", cmd);
+            return cli_fail("%s: too many arguments", cmd);
     }
     return ST_OK;
 }
@@ -100,7 +100,7 @@ static int messages(const char *cmd, brk_args *a, int plain)
 {
     if (plain) {
         if (a->nmsgarg > 1)
-            return fail("%s: one --message FILE", cmd);
+            return cli_fail("%s: one --message FILE", cmd);
         a->msgfile = a->nmsgarg ? a->msgarg[0] : NULL;
         return ST_OK;
     }
@@ -117,25 +117,25 @@ static int read_digest(const char *cmd, const brk_args *a, const tts_params *p,
     size_t m = tts_digest_bytes(p), got;
     char err[512];
     if (a->digest && a->msgfile)
-        return fail("%s: give --digest or --message, not both", cmd);
+        return cli_fail("%s: give --digest or --message, not both", cmd);
     if (a->digest) {
         if (strlen(a->digest) != 2 * m ||
             sodium_hex2bin(digest, m, a->digest, 2 * m, NULL, &got, NULL) != 0 || got != m)
-            return fail("%s: --digest: expected %zu hex digits (the %s digest)", cmd, 2 * m,
+            return cli_fail("%s: --digest: expected %zu hex digits (the %s digest)", cmd, 2 * m,
                         tts_params_name(p));
         return ST_OK;
     }
     if (!a->msgfile)
-        return fail("%s: give the message (--message FILE) or its digest (--digest HEX)",
+        return cli_fail("%s: give the message (--message FILE) or its digest (--digest HEX)",
                     cmd);
     uint8_t *buf;
     size_t len;
     if (fileio_read(a->msgfile, (size_t)1 << 30, FILEIO_STDIN, &buf, &len, NULL, err,
                     sizeof err) != FILEIO_OK)
-        return fail("%s: %s", cmd, err);
+        return cli_fail("%s: %s", cmd, err);
     int r = tts_digest(p, digest, buf, len);
     fileio_free(buf, len);
-    return r == TTS_OK ? ST_OK : fail("%s: cannot hash the message", cmd);
+    return r == TTS_OK ? ST_OK : cli_fail("%s: cannot hash the message", cmd);
 }
 
 /* ---- the equivalent-key file ---- */
@@ -146,13 +146,13 @@ static int write_key(const char *path, const chal_eqkey *k, int force)
     uint8_t *buf = malloc(len);
     char err[512];
     if (!buf)
-        return fail("no memory");
+        return cli_fail("no memory");
     chal_eqkey_encode(buf, k);
     int r = fileio_write(path, buf, len, FILEIO_SECRET | (force ? FILEIO_FORCE : 0), err,
                          sizeof err);
     sodium_memzero(buf, len);
     free(buf);
-    return r == FILEIO_OK ? ST_OK : fail("%s", err);
+    return r == FILEIO_OK ? ST_OK : cli_fail("%s", err);
 }
 
 static int read_key(const char *path, chal_eqkey *k)
@@ -162,10 +162,10 @@ static int read_key(const char *path, chal_eqkey *k)
     char err[512];
     if (ttsfile_read_raw(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &buf, &len, err,
                          sizeof err) != TTSFILE_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     int r = chal_eqkey_decode(k, buf, len, err, sizeof err);
     fileio_free(buf, len);
-    return r == CHAL_OK ? ST_OK : fail("%s: %s", path, err);
+    return r == CHAL_OK ? ST_OK : cli_fail("%s: %s", path, err);
 }
 
 /* ---- output ---- */
@@ -175,7 +175,7 @@ static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, 
     char err[512];
     int r = ttsfile_write(path, TTS_FILE_SIGNATURE, p, sig, force ? TTSFILE_FORCE : 0, err,
                           sizeof err);
-    return r == TTSFILE_OK ? ST_OK : fail("%s", err);
+    return r == TTSFILE_OK ? ST_OK : cli_fail("%s", err);
 }
 
 static void progress(void *ctx, const char *stage, double done)
@@ -248,15 +248,15 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
         fprintf(stderr, "tts-challenge: breaking %s from its public key\n", tts_params_name(p));
     int r = chal_break(p, pk, &o, k, &rep, err, sizeof err);
     if (r == CHAL_ERROR)
-        return fail("break: %s", err);
+        return cli_fail("break: %s", err);
     if (a->json) {
         char e2[512];
         FILE *f = fileio_stream_open(a->json);
         if (!f)
-            return fail("break: cannot open the report %s", a->json);
+            return cli_fail("break: cannot open the report %s", a->json);
         report_json(f, p, pk, rep.seed, &rep, r, err);
         if (fileio_stream_close(f, a->force ? FILEIO_FORCE : 0, 0, e2, sizeof e2) != FILEIO_OK)
-            return fail("%s", e2);
+            return cli_fail("%s", e2);
     }
     if (r != CHAL_OK) {
         fprintf(stderr, "tts-challenge: %s: %s\n", tts_params_name(p), err);
@@ -284,10 +284,10 @@ static int distinct(const char *cmd, const brk_args *a)
             continue;
         for (size_t j = 0; j < sizeof in / sizeof in[0]; j++)
             if (in[j] && (fileio_same_file(out[i], in[j]) || strcmp(out[i], in[j]) == 0))
-                return fail("%s: the output %s is an input", cmd, out[i]);
+                return cli_fail("%s: the output %s is an input", cmd, out[i]);
         for (size_t j = i + 1; j < sizeof out / sizeof out[0]; j++)
             if (out[j] && (fileio_same_file(out[i], out[j]) || strcmp(out[i], out[j]) == 0))
-                return fail("%s: %s is named for two outputs", cmd, out[i]);
+                return cli_fail("%s: %s is named for two outputs", cmd, out[i]);
     }
     return ST_OK;
 }
@@ -297,7 +297,7 @@ static int check_out(const char *path, int force)
 {
     char err[512];
     int r = fileio_check_output(path, force ? FILEIO_FORCE : 0, err, sizeof err);
-    return r == FILEIO_OK ? ST_OK : fail("%s", err);
+    return r == FILEIO_OK ? ST_OK : cli_fail("%s", err);
 }
 
 static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_params *p,
@@ -305,16 +305,16 @@ static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_param
 {
     char err[512], path[4096];
     if (mkdir(a->out, 0755) != 0 && errno != EEXIST)
-        return fail("cannot create %s: %s", a->out, strerror(errno));
+        return cli_fail("cannot create %s: %s", a->out, strerror(errno));
     for (unsigned i = 0; i < a->nmsg; i++) {
         chal_target t;
         uint8_t sig[TTS_MAX_SIG_BYTES];
         if (chal_target_load(&t, dir, p, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
-            return fail("%s", err);
+            return cli_fail("%s", err);
         int r = chal_eqkey_sign(k, sig, t.digest, NULL, NULL, err, sizeof err);
         chal_target_free(&t);
         if (r != CHAL_OK)
-            return fail("%s", err);
+            return cli_fail("%s", err);
         char name[64];
         chal_folder_name(name, sizeof name, p);
         snprintf(path, sizeof path, "%s/%s-msg-%u.sig", a->out, name, a->msgs[i]);
@@ -329,7 +329,7 @@ static int parse_pin(const char *cmd, const char *arg, uint8_t pin[32])
 {
     size_t got;
     if (strlen(arg) != 64 || sodium_hex2bin(pin, 32, arg, 64, NULL, &got, NULL) != 0 || got != 32)
-        return fail("%s: --pk-sha256: expected 64 hex digits", cmd);
+        return cli_fail("%s: --pk-sha256: expected 64 hex digits", cmd);
     return ST_OK;
 }
 
@@ -341,14 +341,14 @@ int cmd_break(int argc, char **argv)
         return ST_ERROR;
     chal_eqkey *k = malloc(sizeof *k);
     if (!k)
-        return fail("no memory");
+        return cli_fail("no memory");
     int rc = ST_ERROR;
     if (a.pk) {
         /* a plain public key */
         if (a.dir || a.nmsg)
-            rc = fail("break: --pk takes no challenge folder");
+            rc = cli_fail("break: --pk takes no challenge folder");
         else if (!a.out)
-            rc = fail("break: --pk needs -o SIG");
+            rc = cli_fail("break: --pk needs -o SIG");
         else if (check_out(a.out, a.force) == ST_OK &&
                  (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
                  (!a.json || check_out(a.json, a.force) == ST_OK)) {
@@ -358,12 +358,12 @@ int cmd_break(int argc, char **argv)
             char err[512];
             if (ttsfile_read(a.pk, TTS_FILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
                 TTSFILE_OK)
-                rc = fail("%s", err);
+                rc = cli_fail("%s", err);
             else {
                 if (read_digest("break", &a, p, digest) == ST_OK &&
                     (rc = run_break(&a, p, pk, k)) == ST_OK) {
                     if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
-                        rc = fail("%s", err);
+                        rc = cli_fail("%s", err);
                     else
                         rc = write_sig(a.out, p, sig, a.force);
                 } else if (rc != ST_INVALID)
@@ -376,18 +376,18 @@ int cmd_break(int argc, char **argv)
         const tts_params *p = a.set ? tts_params_get(a.set) : (a.dir ? only_set(a.dir) : NULL);
         uint8_t pin[32];
         if (!a.dir)
-            rc = fail("break: usage: break DIR --set NAME [--message I]... -o OUTDIR, "
+            rc = cli_fail("break: usage: break DIR --set NAME [--message I]... -o OUTDIR, "
                       "or break --pk FILE (--digest HEX | --message FILE) -o SIG");
         else if (a.set && !p)
-            rc = fail("break: --set: unknown parameter set '%s'", a.set);
+            rc = cli_fail("break: --set: unknown parameter set '%s'", a.set);
         else if (!p)
-            rc = fail("break: name the set with --set (%s holds no single folder)", a.dir);
+            rc = cli_fail("break: name the set with --set (%s holds no single folder)", a.dir);
         else if (a.nmsg && !a.out)
-            rc = fail("break: --message needs -o OUTDIR");
+            rc = cli_fail("break: --message needs -o OUTDIR");
         else if (!a.nmsg && !a.keyout)
-            rc = fail("break: nothing to write: give --message I with -o OUTDIR, or --key-out");
+            rc = cli_fail("break: nothing to write: give --message I with -o OUTDIR, or --key-out");
         else if (a.digest || a.msgfile)
-            rc = fail("break: --digest is for --pk; in a folder use --message I");
+            rc = cli_fail("break: --digest is for --pk; in a folder use --message I");
         else if (a.pin && parse_pin("break", a.pin, pin) != ST_OK)
             rc = ST_ERROR;
         else if ((!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
@@ -397,7 +397,7 @@ int cmd_break(int argc, char **argv)
             /* the key as verify reads it (and pinned, with --pk-sha256) */
             if (chal_target_load(&t, a.dir, p, a.nmsg ? a.msgs[0] : 1, a.pin ? pin : NULL,
                                  err, sizeof err) != CHAL_OK)
-                rc = fail("%s", err);
+                rc = cli_fail("%s", err);
             else {
                 rc = run_break(&a, p, t.pk, k);
                 chal_target_free(&t);
@@ -418,20 +418,20 @@ int cmd_forge(int argc, char **argv)
         distinct("forge", &a) != ST_OK)
         return ST_ERROR;
     if (!a.key)
-        return fail("forge: usage: forge --key FILE (--message FILE | --digest HEX) -o SIG, "
+        return cli_fail("forge: usage: forge --key FILE (--message FILE | --digest HEX) -o SIG, "
                     "or forge --key FILE DIR --message I -o OUTDIR");
     if (!a.out)
-        return fail("forge: -o is required");
+        return cli_fail("forge: -o is required");
     chal_eqkey *k = malloc(sizeof *k);
     if (!k)
-        return fail("no memory");
+        return cli_fail("no memory");
     int rc = ST_ERROR;
     uint8_t pin[32];
     if (a.pin && parse_pin("forge", a.pin, pin) != ST_OK)
         rc = ST_ERROR;
     else if (a.dir) {
         if (!a.nmsg)
-            rc = fail("forge: with DIR, give --message I");
+            rc = cli_fail("forge: with DIR, give --message I");
         else if (read_key(a.key, k) == ST_OK)
             rc = sign_messages(&a, k, k->p, a.dir, a.pin ? pin : NULL);
     } else if (check_out(a.out, a.force) == ST_OK && read_key(a.key, k) == ST_OK) {
@@ -439,7 +439,7 @@ int cmd_forge(int argc, char **argv)
         char err[512];
         if (read_digest("forge", &a, k->p, digest) == ST_OK) {
             if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
-                rc = fail("%s", err);
+                rc = cli_fail("%s", err);
             else
                 rc = write_sig(a.out, k->p, sig, a.force);
         }

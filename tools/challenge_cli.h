@@ -9,17 +9,7 @@
 #include <stdint.h>
 
 #include "challenge.h"
-
-#define ST_OK      0
-#define ST_INVALID 1
-#define ST_ERROR   2
-
-/* "tts-challenge: " and the message on stderr; returns ST_ERROR. */
-int fail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+#include "cli.h"
 
 /* The only instance folder in dir, or NULL (none, or several). */
 const tts_params *only_set(const char *dir);
@@ -30,6 +20,9 @@ int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES]);
 /* arg as a decimal in lo..hi for option name; ST_OK or ST_ERROR. */
 int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
                    const char *name, unsigned *out);
+
+/* Gives the challenge library the tools' file rules (tools/challenge_io.c). */
+void challenge_io_init(void);
 
 int cmd_export(int argc, char **argv);
 int cmd_toy(int argc, char **argv);

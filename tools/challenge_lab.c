@@ -34,7 +34,7 @@ static int parse_seconds(const char *arg, const char *name, double *out)
     errno = 0;
     double v = strtod(arg, &end);
     if (errno || *end || !(v > 0) || v > 1e7)
-        return fail("%s: expected seconds, more than 0, not '%s'", name, arg);
+        return cli_fail("%s: expected seconds, more than 0, not '%s'", name, arg);
     *out = v;
     return ST_OK;
 }
@@ -45,7 +45,7 @@ static int parse_hex32(const char *arg, const char *name, uint8_t out[32])
 
     if (strlen(arg) != 64 ||
         sodium_hex2bin(out, 32, arg, 64, NULL, &got, NULL) != 0 || got != 32)
-        return fail("%s: expected 64 hex digits", name);
+        return cli_fail("%s: expected 64 hex digits", name);
     return ST_OK;
 }
 
@@ -61,14 +61,14 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
         int st = ST_OK, used = 1;
         if (o[0] != '-' || !o[1]) {
             if (a->dir || !strstr(allowed, " DIR "))
-                return fail("%s: unexpected argument '%s'", cmd, o);
+                return cli_fail("%s: unexpected argument '%s'", cmd, o);
             a->dir = o;
             continue;
         }
         char key[40];
         snprintf(key, sizeof key, " %s ", o);
         if (!strstr(allowed, key))
-            return fail("%s: unknown option '%s'", cmd, o);
+            return cli_fail("%s: unknown option '%s'", cmd, o);
         if (strcmp(o, "--force") == 0) {
             a->force = 1;
             continue;
@@ -78,7 +78,7 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
             continue;
         }
         if (!v)
-            return fail("%s: %s needs a value", cmd, o);
+            return cli_fail("%s: %s needs a value", cmd, o);
         if (strcmp(o, "--set") == 0)
             a->set = v;
         else if (strcmp(o, "--json") == 0)
@@ -117,7 +117,7 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
         else
             used = 0;
         if (!used)
-            return fail("%s: unknown option '%s'", cmd, o);
+            return cli_fail("%s: unknown option '%s'", cmd, o);
         if (st != ST_OK)
             return ST_ERROR;
         i++;
@@ -133,11 +133,11 @@ static const tts_params *pick_set(const char *cmd, const lab_args *a)
     if (a->set) {
         if (!(p = tts_params_get(a->set)) &&
             !(p = chal_set_of_folder(a->set)))
-            fail("%s: --set: unknown parameter set '%s'", cmd, a->set);
+            cli_fail("%s: --set: unknown parameter set '%s'", cmd, a->set);
         return p;
     }
     if (!(p = only_set(a->dir)))
-        fail("%s: name the dimension with --set (%s does not hold exactly "
+        cli_fail("%s: name the dimension with --set (%s does not hold exactly "
              "one challenge folder)", cmd, a->dir);
     return p;
 }
@@ -148,9 +148,9 @@ static int load_target(const char *cmd, const lab_args *a, chal_target *t)
     char err[1024];
 
     if (!a->dir)
-        return fail("%s: the challenge folder DIR is required", cmd);
+        return cli_fail("%s: the challenge folder DIR is required", cmd);
     if (!a->message)
-        return fail("%s: --message I is required", cmd);
+        return cli_fail("%s: --message I is required", cmd);
     const tts_params *p = pick_set(cmd, a);
     if (!p)
         return ST_ERROR;
@@ -158,7 +158,7 @@ static int load_target(const char *cmd, const lab_args *a, chal_target *t)
         return ST_ERROR;
     if (chal_target_load(t, a->dir, p, a->message, a->pin ? pin : NULL, err,
                          sizeof err) != CHAL_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     return ST_OK;
 }
 
@@ -175,7 +175,7 @@ static int finish(FILE *o, unsigned flags, int discard)
     char err[1024];
 
     if (fileio_stream_close(o, flags, discard, err, sizeof err) != FILEIO_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     return ST_OK;
 }
 
@@ -195,7 +195,7 @@ static int claim(const char *cmd, const lab_args *a)
             continue;
         int rc = fileio_claim_output(outs[i], fl, err, sizeof err);
         if (rc != FILEIO_OK)
-            return fail("%s: %s%s", cmd, err, rc == FILEIO_EXISTS
+            return cli_fail("%s: %s%s", cmd, err, rc == FILEIO_EXISTS
                         ? " (--force replaces it)" : "");
     }
     for (size_t i = 0; a->plot && i < 3 && stat(a->plot, &st) == 0; i++) {
@@ -203,7 +203,7 @@ static int claim(const char *cmd, const lab_args *a)
         snprintf(path, sizeof path, "%s/calibration.%s", a->plot, chart[i]);
         int rc = fileio_claim_output(path, fl, err, sizeof err);
         if (rc != FILEIO_OK)
-            return fail("%s: --plot: %s%s", cmd, err, rc == FILEIO_EXISTS
+            return cli_fail("%s: --plot: %s%s", cmd, err, rc == FILEIO_EXISTS
                         ? " (--force replaces it)" : "");
     }
     return ST_OK;
@@ -215,12 +215,12 @@ static FILE *start(const char *path, int force)
 
     if (fileio_check_output(path, force ? FILEIO_FORCE : 0, err,
                             sizeof err) != FILEIO_OK) {
-        fail("%s%s", err, force ? "" : " (--force replaces it)");
+        cli_fail("%s%s", err, force ? "" : " (--force replaces it)");
         return NULL;
     }
     FILE *o = fileio_stream_open(path);
     if (!o)
-        fail("%s: out of memory", path);
+        cli_fail("%s: out of memory", path);
     return o;
 }
 
@@ -240,15 +240,15 @@ int cmd_export(int argc, char **argv)
         claim("export", &a) != ST_OK)
         return ST_ERROR;
     if (!a.format || !a.out)
-        return fail("export: usage: export DIR --message I --format "
+        return cli_fail("export: usage: export DIR --message I --format "
                     "singular|magma|sage|mq -o FILE [--set NAME] [--fix K] "
                     "[--fix-seed HEX]");
     int f = chal_format_parse(a.format);
     if (f < 0)
-        return fail("export: --format: '%s' is not singular, magma, sage or "
+        return cli_fail("export: --format: '%s' is not singular, magma, sage or "
                     "mq", a.format);
     if (a.fix_seed && !a.has_fix)
-        return fail("export: --fix-seed without --fix K");
+        return cli_fail("export: --fix-seed without --fix K");
     if (a.fix_seed && parse_hex32(a.fix_seed, "--fix-seed", seed) != ST_OK)
         return ST_ERROR;
     if (load_target("export", &a, &t) != ST_OK)
@@ -256,13 +256,13 @@ int cmd_export(int argc, char **argv)
     unsigned n = tts_params_n(t.p), m = tts_params_m(t.p);
     if (a.fix >= n) {
         chal_target_free(&t);
-        return fail("export: --fix: %s has %u unknowns; fix at most %u",
+        return cli_fail("export: --fix: %s has %u unknowns; fix at most %u",
                     tts_params_name(t.p), n, n - 1);
     }
     FILE *o = start(a.out, a.force);
     if (!o || chal_system_from_pk(&full, t.p, t.pk, t.digest) != CHAL_OK) {
         chal_target_free(&t);
-        return o ? fail("out of memory") : ST_ERROR;
+        return o ? cli_fail("out of memory") : ST_ERROR;
     }
     chal_export_info info = {&t, NULL, NULL};
     const chal_system *s = &full;
@@ -281,7 +281,7 @@ int cmd_export(int argc, char **argv)
             chal_system_free(&full);
             chal_target_free(&t);
             fclose(o);
-            return fail("out of memory");
+            return cli_fail("out of memory");
         }
         s = &sub;
     }
@@ -292,7 +292,7 @@ int cmd_export(int argc, char **argv)
     chal_target_free(&t);
     if (finish(o, a.force ? FILEIO_FORCE : 0, rc != CHAL_OK) != ST_OK)
         return ST_ERROR;
-    return rc == CHAL_OK ? ST_OK : fail("export: write error");
+    return rc == CHAL_OK ? ST_OK : cli_fail("export: write error");
 }
 
 /* ---- toy ------------------------------------------------------------------ */
@@ -306,10 +306,10 @@ static const char *status_name(int st)
 static int need_singular(const char *cmd, const char *solver)
 {
     if (solver && strcmp(solver, "singular") != 0)
-        return fail("%s: --solver: only 'singular' is supported, not '%s'",
+        return cli_fail("%s: --solver: only 'singular' is supported, not '%s'",
                     cmd, solver);
     if (!chal_singular_path())
-        return fail("%s: Singular not found: install it (Debian: apt-get "
+        return cli_fail("%s: Singular not found: install it (Debian: apt-get "
                     "install singular) and re-run configure, or set "
                     "TTS_SINGULAR to its path", cmd);
     return ST_OK;
@@ -330,10 +330,10 @@ int cmd_toy(int argc, char **argv)
         claim("toy", &a) != ST_OK)
         return ST_ERROR;
     if (!a.equations || !a.vars || !a.json)
-        return fail("toy: usage: toy DIR --message I --equations E --vars V "
+        return cli_fail("toy: usage: toy DIR --message I --equations E --vars V "
                     "--json FILE [--seed FILE | --fix-seed HEX] [--timeout S]");
     if (a.seed && a.fix_seed)
-        return fail("toy: --seed (the genuine signature's values) and "
+        return cli_fail("toy: --seed (the genuine signature's values) and "
                     "--fix-seed (random values) exclude each other");
     if (need_singular("toy", a.solver) != ST_OK)
         return ST_ERROR;
@@ -348,7 +348,7 @@ int cmd_toy(int argc, char **argv)
     int st = ST_ERROR;
     FILE *js = NULL;
     if (a.equations > m || a.vars > a.equations) {
-        fail("toy: %s: need V <= E <= %u (got E = %u, V = %u): with fewer "
+        cli_fail("toy: %s: need V <= E <= %u (got E = %u, V = %u): with fewer "
              "equations than unknowns the solutions are not isolated points",
              tts_params_name(t.p), m, a.equations, a.vars);
         goto out;
@@ -359,13 +359,13 @@ int cmd_toy(int argc, char **argv)
         int rc = chal_genuine_signature(sig, &t, master, err, sizeof err);
         sodium_memzero(master, sizeof master);
         if (rc != CHAL_OK) {
-            fail("toy: %s: %s", a.seed, err);
+            cli_fail("toy: %s: %s", a.seed, err);
             goto out;
         }
         o.genuine = sig;
     }
     if (a.full_signature && !o.genuine) {
-        fail("toy: --full-signature goes with --seed (the genuine branch)");
+        cli_fail("toy: --full-signature goes with --seed (the genuine branch)");
         goto out;
     }
     if (!(js = start(a.json, a.force)))
@@ -389,7 +389,7 @@ int cmd_toy(int argc, char **argv)
             a.equations, a.vars - 1, a.vars, n - 1,
             o.genuine ? "genuine signature" : "random values");
     if (chal_toy_run(&o, &r, stderr, err, sizeof err) != CHAL_OK) {
-        fail("toy: %s", err);
+        cli_fail("toy: %s", err);
         fclose(js);
         js = NULL;
         goto out;
@@ -527,9 +527,9 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
     int st = ST_ERROR;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return fail("--plot: %s: %s", dir, strerror(errno));
+        return cli_fail("--plot: %s: %s", dir, strerror(errno));
     if (!(o = open_memstream(&text[0], &len[0])))
-        return fail("out of memory");
+        return cli_fail("out of memory");
     fprintf(o, "# model_bits log2_groebner_seconds equations vars fitted\n");
     for (unsigned i = 0; i < c->npoints; i++) {
         const chal_calib_point *q = &c->points[i];
@@ -539,7 +539,7 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
     }
     if (fclose(o) != 0 || !(o = open_memstream(&text[1], &len[1]))) {
         free(text[0]);
-        return fail("out of memory");
+        return cli_fail("out of memory");
     }
     fprintf(o, "set terminal svg size 720,480 font 'sans,12'\n"
             "set output 'calibration.svg'\n"
@@ -562,7 +562,7 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
     if (fclose(o) != 0) {
         free(text[0]);
         free(text[1]);
-        return fail("out of memory");
+        return cli_fail("out of memory");
     }
     fileio_out in[2] = {{name[0], text[0], len[0], 0},
                         {name[1], text[1], len[1], 0}};
@@ -570,7 +570,7 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
         snprintf(path, sizeof path, "%s/%s", dir, name[i]);
         if (fileio_write(path, text[i], len[i], fl, err, sizeof err) !=
             FILEIO_OK) {
-            fail("calibrate: --plot: %s", err);
+            cli_fail("calibrate: --plot: %s", err);
             goto out;
         }
     }
@@ -583,7 +583,7 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
                 dir);
         st = ST_OK;
     } else if (rc != FILEIO_OK) {
-        fail("calibrate: --plot: %s", err);
+        cli_fail("calibrate: --plot: %s", err);
     } else {
         fprintf(stderr, "calibrate: plot in %s/calibration.svg\n", dir);
         st = ST_OK;
@@ -606,12 +606,12 @@ int cmd_calibrate(int argc, char **argv)
         claim("calibrate", &a) != ST_OK)
         return ST_ERROR;
     if (!a.json || !a.csv)
-        return fail("calibrate: usage: calibrate --json FILE --csv FILE "
+        return cli_fail("calibrate: usage: calibrate --json FILE --csv FILE "
                     "[--max-seconds S] [--set NAME] [--seed FILE] "
                     "[--plot DIR]");
     const tts_params *p = tts_params_get(a.set ? a.set : "TTS(16,22)");
     if (!p || !chal_entry_of(p))
-        return fail("calibrate: --set: unknown challenge set '%s'", a.set);
+        return cli_fail("calibrate: --set: unknown challenge set '%s'", a.set);
     if (need_singular("calibrate", a.solver) != ST_OK)
         return ST_ERROR;
     if (a.seed && read_master(a.seed, master) != ST_OK)
@@ -631,7 +631,7 @@ int cmd_calibrate(int argc, char **argv)
     if (rc != CHAL_OK) {
         finish(js, a.force ? FILEIO_FORCE : 0, 1);
         finish(cs, a.force ? FILEIO_FORCE : 0, 1);
-        return fail("calibrate: %s", err);
+        return cli_fail("calibrate: %s", err);
     }
     calib_json(js, &c);
     calib_csv(cs, &c);

@@ -214,26 +214,21 @@ fail:
     return FILEIO_ERROR;
 }
 
-int fileio_read(const char *path, size_t cap, unsigned flags, uint8_t **buf,
-                size_t *len, mode_t *mode, char *err, size_t errlen)
+/* All of fd (closed here, unless standard input) as exactly *len bytes,
+ * refusing more than cap; name is for messages. */
+static int read_fd(int fd, const char *name, size_t cap, uint8_t **buf,
+                   size_t *len, char *err, size_t errlen)
 {
-    const char *name = fileio_display(path);
     uint8_t *b = NULL, *nb;
     size_t used = 0, bcap = 0;
-    mode_t md;
     struct stat st;
-    int fd, e = 0;
+    int e = 0;
 
-    *buf = NULL;
-    *len = 0;
-    if (fileio_open_input(path, flags, &fd, &md, err, errlen) != FILEIO_OK)
-        return FILEIO_ERROR;
-    if (md && fstat(fd, &st) == 0 && st.st_size >= 0 &&
+    if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
         (unsigned long long)st.st_size > cap) {
         say(err, errlen, "%s: too large (%lld bytes, at most %zu)", name,
             (long long)st.st_size, cap);
-        if (fd != STDIN_FILENO)
-            (void)close(fd);
+        (void)close(fd);
         return FILEIO_ERROR;
     }
     for (;;) {
@@ -287,9 +282,72 @@ int fileio_read(const char *path, size_t cap, unsigned flags, uint8_t **buf,
     fileio_free(b, bcap);
     *buf = nb;
     *len = used;
+    return FILEIO_OK;
+}
+
+int fileio_read(const char *path, size_t cap, unsigned flags, uint8_t **buf,
+                size_t *len, mode_t *mode, char *err, size_t errlen)
+{
+    mode_t md;
+    int fd;
+
+    *buf = NULL;
+    *len = 0;
+    if (fileio_open_input(path, flags, &fd, &md, err, errlen) != FILEIO_OK ||
+        read_fd(fd, fileio_display(path), cap, buf, len, err, errlen) !=
+            FILEIO_OK)
+        return FILEIO_ERROR;
     if (mode)
         *mode = md;
     return FILEIO_OK;
+}
+
+int fileio_read_at(int dirfd, const char *dirpath, const char *name,
+                   size_t cap, uint8_t **buf, size_t *len, char *err,
+                   size_t errlen)
+{
+    char shown[4096], nm[256];
+    struct stat st;
+    int fd;
+
+    *buf = NULL;
+    *len = 0;
+    if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
+        strcmp(name, "..") == 0) {
+        say(err, errlen, "%s: '%.60s' is not a plain file name inside the "
+            "folder", dirpath, fileio_shown(nm, sizeof nm, name));
+        return FILEIO_ERROR;
+    }
+    snprintf(shown, sizeof shown, "%.2000s/%.255s", dirpath,
+             fileio_shown(nm, sizeof nm, name));
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        say(err, errlen, "%s: %s", shown,
+            errno == ENOENT ? "missing" : strerror(errno));
+        return FILEIO_ERROR;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        say(err, errlen, "%s: is a symbolic link; only regular files inside "
+            "the folder are read", shown);
+        return FILEIO_ERROR;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        say(err, errlen, "%s: not a regular file", shown);
+        return FILEIO_ERROR;
+    }
+    fd = openat(dirfd, name,
+                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        say(err, errlen, "%s: %s", shown, strerror(errno));
+        return FILEIO_ERROR;
+    }
+    /* checked again on the descriptor: the name may have changed */
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        (void)close(fd);
+        say(err, errlen, "%s: not a regular file", shown);
+        return FILEIO_ERROR;
+    }
+    note(&st, shown);
+    return read_fd(fd, shown, cap, buf, len, err, errlen);
 }
 
 /* ---- writing ------------------------------------------------------------- */

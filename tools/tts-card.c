@@ -24,6 +24,7 @@
 #include <tts.h>
 
 #include "cardsim.h"
+#include "cli.h"
 #include "fileio.h"
 #include "ttsfile.h"
 
@@ -87,38 +88,6 @@ static void die_input(const char *msg, const char *arg)
     exit(2);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Parse hex (whitespace ignored); returns the byte count or -1. */
-static long parse_hex(const char *s, size_t slen, uint8_t *out, size_t max)
-{
-    size_t n = 0;
-    int hi = -1;
-    for (size_t i = 0; i < slen; i++) {
-        int c = (unsigned char)s[i];
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ':')
-            continue;
-        int v = hexval(c);
-        if (v < 0)
-            return -1;
-        if (hi < 0) {
-            hi = v;
-        } else {
-            if (n == max)
-                return -1;
-            out[n++] = (uint8_t)(hi << 4 | v);
-            hi = -1;
-        }
-    }
-    return hi < 0 ? (long)n : -1;
-}
-
 /* The whole of path (at most cap bytes; TTSFILE_PRIVATE: refuse files
  * group or others may access); exits 2 with the reason on failure. */
 static uint8_t *read_file(const char *path, size_t cap, unsigned flags, size_t *len)
@@ -141,7 +110,7 @@ static void read_exact(const char *path, uint8_t *out, size_t want, const char *
     if (len == want) {
         memcpy(out, b, want);
     } else {
-        long n = parse_hex((const char *)b, len, out, want);
+        long n = cli_hex((const char *)b, len, out, want);
         if (n != (long)want) {
             tts_file_free(b, len);
             fprintf(stderr, "tts-card: %s: need %zu bytes (raw or hex) for %s\n",
@@ -465,7 +434,7 @@ static uint32_t be32(const uint8_t *p)
 
 static const char *image_path(const char *dir, const tts_params *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/tts-%u-%u.ihx", dir, tts_params_m(p), tts_params_n(p));
+    snprintf(buf, len, "%s/%s.ihx", dir, tts_params_id(p));
     return buf;
 }
 
@@ -603,7 +572,7 @@ int main(int argc, char **argv)
     if (!image) {
         image = image_path(dir, p, ibuf, sizeof ibuf);
         if (!strcmp(cpu, "8051")) /* the 128-byte family */
-            snprintf(ibuf, sizeof ibuf, "%s/tts-%u-%u-128.ihx", dir, m, n);
+            snprintf(ibuf, sizeof ibuf, "%s/%s-128.ihx", dir, tts_params_id(p));
     }
     struct stat st;
     if (stat(image, &st) != 0)
@@ -697,7 +666,7 @@ int main(int argc, char **argv)
                 else {
                     have_digest = 1;
                     if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest", 0);
-                    else if (parse_hex(val, strlen(val), s->digest, m) != (long)m)
+                    else if (cli_hex(val, strlen(val), s->digest, m) != (long)m)
                         die_input("--digest needs m bytes of hex or a file", val);
                 }
             }
@@ -725,7 +694,7 @@ int main(int argc, char **argv)
             s->kind = SC_APDU;
             if (i >= argc) die_input("apdu needs HEX", NULL);
             uint8_t raw[300];
-            long len = parse_hex(argv[i], strlen(argv[i]), raw, sizeof raw);
+            long len = cli_hex(argv[i], strlen(argv[i]), raw, sizeof raw);
             if (len < 6 || len != 6 + raw[4])
                 die_input("apdu: need CLA INS P1 P2 Lc data[Lc] Le (6 + Lc bytes of hex)", argv[i]);
             i++;
@@ -1090,7 +1059,7 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         if (only && p != only)
             continue;
         char ib[4096];
-        snprintf(ib, sizeof ib, "%s/tts-%u-%u-128.ihx", dir, tts_params_m(p), tts_params_n(p));
+        snprintf(ib, sizeof ib, "%s/%s-128.ihx", dir, tts_params_id(p));
         double sm, cm, hm, ks;
         unsigned att;
         long code, xd, iram = image_iram(ib, &code, &xd);
@@ -1115,7 +1084,7 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         if (only && p != only)
             continue;
         char ib[4096];
-        snprintf(ib, sizeof ib, "%s/tts-%u-%u%s.ihx", dir, tts_params_m(p), tts_params_n(p),
+        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p),
                  s < tts_params_count() ? "" : "-128");
         printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),

@@ -83,18 +83,6 @@ static const char usage_text[] =
     "exit status: 0 success or VALID, 1 INVALID or mismatch, 2 usage or\n"
     "input error.\n";
 
-int fail(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("tts-challenge: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return ST_ERROR;
-}
-
 static int add_one(unsigned *mask, const char *name)
 {
     if (strcmp(name, "all") == 0) {
@@ -119,13 +107,13 @@ static int add_params(unsigned *mask, const char *arg)
     size_t nt = 0;
 
     if (strlen(arg) >= sizeof buf)
-        return fail("--params: list too long");
+        return cli_fail("--params: list too long");
     strcpy(buf, arg);
     if (add_one(mask, buf))
         return ST_OK;
     for (char *s = buf;;) {
         if (nt == MAX_ITEMS)
-            return fail("--params: more than %d items in '%s'", MAX_ITEMS,
+            return cli_fail("--params: more than %d items in '%s'", MAX_ITEMS,
                         arg);
         tok[nt++] = s;
         char *c = strchr(s, ',');
@@ -144,7 +132,7 @@ static int add_params(unsigned *mask, const char *arg)
                 continue;
             }
         }
-        return fail("unknown parameter set '%s' in '%s'", tok[i], arg);
+        return cli_fail("unknown parameter set '%s' in '%s'", tok[i], arg);
     }
     return ST_OK;
 }
@@ -177,7 +165,7 @@ static int cmd_estimate(int argc, char **argv)
             if (add_params(&mask, argv[++i]) != ST_OK)
                 return ST_ERROR;
         } else
-            return fail("estimate: unexpected argument '%s'", argv[i]);
+            return cli_fail("estimate: unexpected argument '%s'", argv[i]);
     }
     if (!mask)
         add_params(&mask, "all");
@@ -205,7 +193,7 @@ static int cmd_estimate(int argc, char **argv)
         const tts_params *p = tts_params_at(i);
         const chal_entry *t = chal_entry_of(p);
         if (!t)
-            return fail("%s is not in the challenge table",
+            return cli_fail("%s is not in the challenge table",
                         tts_params_name(p));
         unsigned m = tts_params_m(p), n = tts_params_n(p);
         double exbits = chal_exhaustive_bits(p);
@@ -292,10 +280,10 @@ int read_master(const char *path, uint8_t master[CHAL_MASTER_BYTES])
 
     if (fileio_read(path, CHAL_MASTER_BYTES + 1, FILEIO_SECRET, &buf, &len, NULL, err,
                     sizeof err) != FILEIO_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     if (len != CHAL_MASTER_BYTES) {
         fileio_free(buf, len);
-        return fail("%s: master seed holds %s bytes, expected exactly %d",
+        return cli_fail("%s: master seed holds %s bytes, expected exactly %d",
                     path, len > CHAL_MASTER_BYTES ? "more than 32" : "fewer",
                     CHAL_MASTER_BYTES);
     }
@@ -312,7 +300,7 @@ int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
     errno = 0;
     unsigned long v = strtoul(arg, &end, 10);
     if (errno || *end || arg[0] < '0' || arg[0] > '9' || v < lo || v > hi)
-        return fail("%s: expected a number %lu..%lu, not '%s'", name, lo, hi,
+        return cli_fail("%s: expected a number %lu..%lu, not '%s'", name, lo, hi,
                     arg);
     *out = (unsigned)v;
     return ST_OK;
@@ -338,7 +326,7 @@ static int cmd_generate(int argc, char **argv)
             unsigned long v = strtoul(argv[++i], &end, 10);
             if (errno || *end || v < 1 || v > CHAL_MAX_INSTANCES ||
                 argv[i][0] == '-')
-                return fail("--instances: expected 1..%d",
+                return cli_fail("--instances: expected 1..%d",
                             CHAL_MAX_INSTANCES);
             k = (unsigned)v;
         } else if (strcmp(a, "--master-seed") == 0 && has)
@@ -352,22 +340,22 @@ static int cmd_generate(int argc, char **argv)
         else if (strcmp(a, "--discard-secret") == 0)
             discard = 1;
         else
-            return fail("generate: unexpected or incomplete argument '%s'",
+            return cli_fail("generate: unexpected or incomplete argument '%s'",
                         a);
     }
     if (!out)
-        return fail("generate: --out DIR is required");
+        return cli_fail("generate: --out DIR is required");
     if (!date)
-        return fail("generate: --date YYYY-MM-DD is required (the date is "
+        return cli_fail("generate: --date YYYY-MM-DD is required (the date is "
                     "never taken from the clock)");
     if (!chal_valid_date(date))
-        return fail("generate: bad date '%s', expected a calendar date "
+        return cli_fail("generate: bad date '%s', expected a calendar date "
                     "YYYY-MM-DD", date);
     if (secret && discard)
-        return fail("generate: --secret-out and --discard-secret exclude "
+        return cli_fail("generate: --secret-out and --discard-secret exclude "
                     "each other");
     if (!secret && !discard && !seedpath)
-        return fail("generate: the master seed must be kept outside DIR "
+        return cli_fail("generate: the master seed must be kept outside DIR "
                     "(--secret-out FILE) or thrown away (--discard-secret)");
     if (!mask)
         add_params(&mask, "all");
@@ -380,7 +368,7 @@ static int cmd_generate(int argc, char **argv)
                            sizeof err);
     sodium_memzero(master, sizeof master);
     if (rc != CHAL_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     printf("challenge written to %s%s%s\n", out,
            secret ? "; master seed in " : discard ? " (master seed discarded)"
                                                   : "",
@@ -421,7 +409,7 @@ static int read_solution(const char *path, const char *dir,
 
     if (fileio_read(path, TTSFILE_MAX_BYTES, FILEIO_STDIN, &raw, &len, NULL,
                     err, sizeof err) != FILEIO_OK)
-        return fail("solution refused: %s", err);
+        return cli_fail("solution refused: %s", err);
     int framed = (len >= 3 && memcmp(raw, "TTS", 3) == 0) ||
                  (len >= 11 && memcmp(raw, "-----BEGIN ", 11) == 0);
     const tts_params *rs = set ? set : only_set(dir);
@@ -430,7 +418,7 @@ static int read_solution(const char *path, const char *dir,
         fileio_free(raw, len);
         if (set && *p != set) {
             fileio_free(pay, plen);
-            return fail("solution refused: %s is a signature of %s, not %s",
+            return cli_fail("solution refused: %s is a signature of %s, not %s",
                         path, tts_params_name(*p), tts_params_name(set));
         }
         memcpy(sig, pay, plen);
@@ -445,12 +433,12 @@ static int read_solution(const char *path, const char *dir,
     }
     fileio_free(raw, len);
     if (framed)
-        return fail("solution refused: %s: %s", path, why);
+        return cli_fail("solution refused: %s: %s", path, why);
     if (!rs)
-        return fail("solution refused: %s is not a signature file; for raw "
+        return cli_fail("solution refused: %s is not a signature file; for raw "
                     "bytes name the dimension with --set (%s holds %s)",
                     path, dir, set ? "it" : "no single challenge folder");
-    return fail("solution refused: %s holds %zu bytes; a raw %s signature is "
+    return cli_fail("solution refused: %s holds %zu bytes; a raw %s signature is "
                 "exactly %zu", path, len, tts_params_name(rs),
                 tts_sig_bytes(rs));
 }
@@ -471,38 +459,38 @@ static int cmd_verify(int argc, char **argv)
         else if (strcmp(argv[i], "--pk-sha256") == 0 && i + 1 < argc)
             pinarg = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return fail("verify: unexpected argument '%s'", argv[i]);
+            return cli_fail("verify: unexpected argument '%s'", argv[i]);
         else if (!dir)
             dir = argv[i];
         else if (!solpath)
             solpath = argv[i];
         else
-            return fail("verify: too many arguments");
+            return cli_fail("verify: too many arguments");
     }
     if (!dir || !solpath || !msgarg)
-        return fail("verify: usage: verify DIR SOLUTION --message I "
+        return cli_fail("verify: usage: verify DIR SOLUTION --message I "
                     "[--set NAME] [--pk-sha256 HEX]");
     char *end;
     errno = 0;
     unsigned long idx = strtoul(msgarg, &end, 10);
     if (errno || *end || idx < 1 || idx > CHAL_MAX_INSTANCES ||
         msgarg[0] == '-')
-        return fail("verify: --message: expected a message number 1..%d",
+        return cli_fail("verify: --message: expected a message number 1..%d",
                     CHAL_MAX_INSTANCES);
     if (setarg && (set = tts_params_get(setarg)) == NULL)
-        return fail("verify: --set: unknown parameter set '%s'", setarg);
+        return cli_fail("verify: --set: unknown parameter set '%s'", setarg);
     size_t got;
     if (pinarg && (strlen(pinarg) != 64 ||
                    sodium_hex2bin(pin, sizeof pin, pinarg, 64, NULL, &got,
                                   NULL) != 0 || got != 32))
-        return fail("verify: --pk-sha256: expected 64 hex digits");
+        return cli_fail("verify: --pk-sha256: expected 64 hex digits");
     if (read_solution(solpath, dir, set, &p, sig) != ST_OK)
         return ST_ERROR;
     chal_verdict v;
     int rc = chal_verify(dir, p, sig, (unsigned)idx, pinarg ? pin : NULL, &v,
                          err, sizeof err);
     if (rc == CHAL_ERROR)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     if (rc == CHAL_VALID)
         printf("VALID: signature of %s challenge message %lu verifies under "
                "the public key with SHA-256 %s%s\n", tts_params_name(p), idx,
@@ -520,13 +508,13 @@ static int cmd_reveal_check(int argc, char **argv)
     char err[1024];
 
     if (argc != 2)
-        return fail("reveal-check: usage: reveal-check DIR SEEDFILE");
+        return cli_fail("reveal-check: usage: reveal-check DIR SEEDFILE");
     if (read_master(argv[1], master) != ST_OK)
         return ST_ERROR;
     int rc = chal_reveal_check(argv[0], master, stdout, err, sizeof err);
     sodium_memzero(master, sizeof master);
     if (rc == CHAL_ERROR)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     return rc == CHAL_OK ? ST_OK : ST_INVALID;
 }
 
@@ -535,13 +523,13 @@ static int cmd_dreg(int argc, char **argv)
     char *e1, *e2;
 
     if (argc != 2)
-        return fail("dreg: usage: dreg M NV (1 <= NV <= M <= 1000)");
+        return cli_fail("dreg: usage: dreg M NV (1 <= NV <= M <= 1000)");
     errno = 0;
     unsigned long m = strtoul(argv[0], &e1, 10);
     unsigned long nv = strtoul(argv[1], &e2, 10);
     if (errno || *e1 || *e2 || argv[0][0] == '-' || argv[1][0] == '-' ||
         m < 1 || m > 1000 || nv < 1 || nv > m)
-        return fail("dreg: expected 1 <= NV <= M <= 1000");
+        return cli_fail("dreg: expected 1 <= NV <= M <= 1000");
     printf("%u %u\n", chal_dreg((unsigned)m, (unsigned)nv),
            chal_solver_degree((unsigned)m, (unsigned)nv));
     return ST_OK;
@@ -567,24 +555,24 @@ static int cmd_structure(int argc, char **argv)
             if (strlen(val) != 64 ||
                 sodium_hex2bin(seed, sizeof seed, val, 64, NULL, &got, NULL) != 0 ||
                 got != sizeof seed)
-                return fail("structure: --seed: expected 64 hex digits");
+                return cli_fail("structure: --seed: expected 64 hex digits");
             have_seed = 1, i++;
         } else if (strcmp(o, "--size") == 0 && val) {
             /* digits only: %u would read "-4294967292" as 4 */
             if (strspn(val, "0123456789,") != strlen(val) ||
                 sscanf(val, "%u,%u,%u%c", &v, &a, &b, &c) != 3 ||
                 strlen(val) > 3 * 3 + 2 || !chal_toy_shape_ok(v, a, b))
-                return fail("structure: --size V,A,B: v even, 4 <= v < a <= "
+                return cli_fail("structure: --size V,A,B: v even, 4 <= v < a <= "
                             "2v-1, 1 <= b <= a, a+2+b <= %d", CHAL_TOY_MAX_M);
             i++;
         } else if (strcmp(o, "--tries") == 0 && val) {
             errno = 0;
             tries = strtoull(val, &e, 10);
             if (errno || *e || val[0] == '-' || !tries)
-                return fail("structure: --tries: expected a positive count");
+                return cli_fail("structure: --tries: expected a positive count");
             i++;
         } else
-            return fail("structure: unexpected argument '%s'", o);
+            return cli_fail("structure: unexpected argument '%s'", o);
     }
     if (!have_seed)
         randombytes_buf(seed, sizeof seed);
@@ -594,7 +582,7 @@ static int cmd_structure(int argc, char **argv)
     if (!k || !r || chal_toy_keygen(k, v, a, b, seed, err, sizeof err) != CHAL_OK ||
         chal_toy_attack(k, seed, tries, measure, r) != CHAL_OK) {
         free(k), free(r);
-        return fail("structure: %s", err[0] ? err : "out of memory");
+        return cli_fail("structure: %s", err[0] ? err : "out of memory");
     }
     unsigned long long mid = r->by_group[1] + r->by_group[2];
     printf("toy TTS-like key (structure.c's own generator, not a challenge "
@@ -640,6 +628,8 @@ int main(int argc, char **argv)
         {"forge", cmd_forge},
     };
 
+    cli_prog = "tts-challenge";
+    challenge_io_init();
     if (argc < 2) {
         fputs(usage_text, stderr);
         return ST_ERROR;
@@ -648,21 +638,21 @@ int main(int argc, char **argv)
     if (strcmp(c, "help") == 0 || strcmp(c, "--help") == 0 ||
         strcmp(c, "-h") == 0) {
         if (argc > 2)
-            return fail("help: unexpected argument '%s'", argv[2]);
+            return cli_fail("help: unexpected argument '%s'", argv[2]);
         fputs(usage_text, stdout);
         return ST_OK;
     }
     if (sodium_init() < 0)
-        return fail("libsodium failed to initialise");
+        return cli_fail("libsodium failed to initialise");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(c, commands[i].name) == 0) {
             int st = commands[i].run(argc - 2, argv + 2);
             if (fflush(stdout) != 0 || ferror(stdout))
-                return st == ST_ERROR ? st : fail("standard output: write "
+                return st == ST_ERROR ? st : cli_fail("standard output: write "
                                                   "error");
             return st;
         }
-    fail("unknown command '%s'", c);
+    cli_fail("unknown command '%s'", c);
     fputs(usage_text, stderr);
     return ST_ERROR;
 }

@@ -14,22 +14,13 @@
 
 #include <sodium.h>
 
+#include "cli.h"
 #include "fileio.h"
 #include "tts.h"
 #include "ttsfile.h"
 
-#define ST_OK      0
-#define ST_INVALID 1
-#define ST_ERROR   2
-
 #define DEFAULT_SET "TTS(20,28)"
 #define ERRLEN      512
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
 
 static const char usage_text[] =
     "usage: tts COMMAND [OPTIONS]\n"
@@ -70,126 +61,12 @@ static const char usage_text[] =
     "TTS is broken by modern attacks: use it for research, never to protect\n"
     "real data.\n";
 
-static int PRINTF_LIKE(1, 2) fail(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("tts: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return ST_ERROR;
-}
-
-static int PRINTF_LIKE(1, 2) usage_fail(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("tts: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\n\n", stderr);
-    fputs(usage_text, stderr);
-    return ST_ERROR;
-}
-
 static int help(void)
 {
     fputs(usage_text, stdout);
     return ST_OK;
 }
 
-/* ---- options ------------------------------------------------------------- */
-
-struct opt {
-    const char *name;   /* long form, without "--" */
-    char letter;        /* short form, or 0 */
-    const char **value; /* takes a value, stored here ... */
-    int *flag;          /* ... or is a switch, set to 1 */
-};
-
-static const struct opt *find_long(const struct opt *o, const char *s,
-                                   size_t len)
-{
-    for (; o->name; o++)
-        if (strlen(o->name) == len && memcmp(o->name, s, len) == 0)
-            return o;
-    return NULL;
-}
-
-static const struct opt *find_short(const struct opt *o, char c)
-{
-    for (; o->name; o++)
-        if (o->letter && o->letter == c)
-            return o;
-    return NULL;
-}
-
-/* Parse argv[1..] of a command (argv[0] is its name) against opts, which
- * ends with a NULL name. Options and operands may mix; "--" ends options
- * and "-" is an operand. Operands are moved to argv[1..]; returns their
- * count, or -1 after a message. */
-static int parse_opts(int argc, char **argv, const struct opt *opts)
-{
-    int nops = 0, only_operands = 0;
-
-    for (int i = 1; i < argc; i++) {
-        char *a = argv[i];
-        const struct opt *o;
-        const char *val = NULL;
-
-        if (only_operands || a[0] != '-' || a[1] == '\0') {
-            argv[1 + nops++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_operands = 1;
-            continue;
-        }
-        if (a[1] == '-') {
-            const char *eq = strchr(a + 2, '=');
-            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-            if ((o = find_long(opts, a + 2, len)) == NULL) {
-                usage_fail("%s: unknown option '%.*s'", argv[0],
-                           (int)(len + 2), a);
-                return -1;
-            }
-            if (eq && !o->value) {
-                usage_fail("%s: option --%s takes no value", argv[0],
-                           o->name);
-                return -1;
-            }
-            val = eq ? eq + 1 : NULL;
-        } else {
-            if ((o = find_short(opts, a[1])) == NULL) {
-                usage_fail("%s: unknown option '-%c'", argv[0], a[1]);
-                return -1;
-            }
-            if (a[2] && !o->value) {
-                usage_fail("%s: option -%c takes no value", argv[0], a[1]);
-                return -1;
-            }
-            val = a[2] ? a + 2 : NULL;
-        }
-        if (!o->value) {
-            *o->flag = 1;
-            continue;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                usage_fail("%s: option --%s needs a value", argv[0], o->name);
-                return -1;
-            }
-            val = argv[++i];
-        }
-        *o->value = val;
-    }
-    return nops;
-}
-
-#define OPT_END {NULL, 0, NULL, NULL}
 
 /* ---- files --------------------------------------------------------------- */
 
@@ -199,7 +76,7 @@ static int load(const char *path, int kind, const tts_params **p,
     char err[ERRLEN];
 
     if (ttsfile_read(path, kind, p, buf, len, err, sizeof err) != TTSFILE_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     return ST_OK;
 }
 
@@ -213,16 +90,16 @@ static int check_output(const char *path, int armor, int force,
                                  sizeof err);
 
     if (rc == FILEIO_EXISTS)
-        return fail("%s; use --force to overwrite", err);
+        return cli_fail("%s; use --force to overwrite", err);
     if (rc != FILEIO_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     for (size_t i = 0; i < ninputs; i++)
         if (inputs[i] && fileio_same_file(path, inputs[i]))
-            return fail("%s: the output is the input %s; refusing to "
+            return cli_fail("%s: the output is the input %s; refusing to "
                         "overwrite it", path, inputs[i]);
     /* Binary bytes on a terminal are unreadable and can upset it. */
     if (strcmp(path, "-") == 0 && !armor && isatty(STDOUT_FILENO))
-        return fail("refusing to write binary data to a terminal; use -o "
+        return cli_fail("refusing to write binary data to a terminal; use -o "
                     "FILE or --armor");
     return ST_OK;
 }
@@ -234,9 +111,9 @@ static int save(const char *path, int kind, const tts_params *p,
     int rc = ttsfile_write(path, kind, p, payload, flags, err, sizeof err);
 
     if (rc == TTSFILE_EXISTS)
-        return fail("%s; use --force to overwrite", err);
+        return cli_fail("%s; use --force to overwrite", err);
     if (rc != TTSFILE_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     return ST_OK;
 }
 
@@ -252,7 +129,7 @@ static int load_secret(const char *path, const tts_params **p, uint8_t **sk,
         tts_file_free(*sk, *len);
         free(*pk);
         *sk = *pk = NULL;
-        return fail("%s: cannot compute the public key", path);
+        return cli_fail("%s: cannot compute the public key", path);
     }
     return ST_OK;
 }
@@ -268,7 +145,7 @@ static int parse_max(const char *arg, unsigned long long *max)
     errno = 0;
     *max = strtoull(arg, &end, 10);
     if (errno || *end || arg[0] == '-' || !arg[0] || *max == 0)
-        return usage_fail("--max-bytes: expected a positive byte count, "
+        return cli_usage("--max-bytes: expected a positive byte count, "
                           "not '%s'", arg);
     return ST_OK;
 }
@@ -290,7 +167,7 @@ static int hash_input(const char *path, unsigned long long max,
 
     if (fileio_open_input(path, FILEIO_STDIN, &fd, NULL, err, sizeof err) !=
         FILEIO_OK)
-        return fail("%s%s", err, strcmp(path, "-") != 0 ? " (to read a "
+        return cli_fail("%s%s", err, strcmp(path, "-") != 0 ? " (to read a "
                     "stream, give - and redirect standard input)" : "");
     crypto_hash_sha512_init(&st);
     for (;;) {
@@ -311,9 +188,9 @@ static int hash_input(const char *path, unsigned long long max,
     if (fd != STDIN_FILENO && close(fd) != 0 && !e)
         e = errno;
     if (e == EFBIG)
-        return fail("%s: longer than --max-bytes %llu", name, max);
+        return cli_fail("%s: longer than --max-bytes %llu", name, max);
     if (e)
-        return fail("%s: %s", name, strerror(e));
+        return cli_fail("%s: %s", name, strerror(e));
     crypto_hash_sha512_final(&st, h);
     return ST_OK;
 }
@@ -328,15 +205,15 @@ static int same_stdin(const char *a, const char *b)
 static int cmd_params(int argc, char **argv)
 {
     int want_help = 0;
-    const struct opt opts[] = {{"help", 'h', NULL, &want_help}, OPT_END};
-    int n = parse_opts(argc, argv, opts);
+    const cli_opt opts[] = {{"help", 'h', NULL, &want_help}, CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts);
 
     if (n < 0)
         return ST_ERROR;
     if (want_help)
         return help();
     if (n > 0)
-        return usage_fail("params: unexpected argument '%s'", argv[1]);
+        return cli_usage("params: unexpected argument '%s'", argv[1]);
     printf("%-11s %3s %3s %3s %3s %3s %4s %9s %9s %10s %13s\n", "name", "m", "n",
            "v", "a", "b", "C", "sk bytes", "pk bytes", "sig bytes", "keygen work");
     for (size_t i = 0; i < tts_params_count(); i++) {
@@ -372,12 +249,12 @@ static int read_seed(const char *path, uint8_t seed[TTS_SEED_BYTES])
     if (ttsfile_read_raw(path, TTS_SEED_BYTES, TTSFILE_PRIVATE, &buf, &len,
                          err, sizeof err) != TTSFILE_OK)
         return strstr(err, "too large")
-                   ? fail("%s; a seed file holds exactly %d bytes", err,
+                   ? cli_fail("%s; a seed file holds exactly %d bytes", err,
                           TTS_SEED_BYTES)
-                   : fail("%s", err);
+                   : cli_fail("%s", err);
     if (len != TTS_SEED_BYTES) {
         tts_file_free(buf, len);
-        return fail("%s: seed file holds %zu bytes, expected exactly %d",
+        return cli_fail("%s: seed file holds %zu bytes, expected exactly %d",
                     path, len, TTS_SEED_BYTES);
     }
     memcpy(seed, buf, TTS_SEED_BYTES);
@@ -389,12 +266,12 @@ static int cmd_keygen(int argc, char **argv)
 {
     const char *set = DEFAULT_SET, *seedpath = NULL, *name = NULL;
     int armor = 0, force = 0, want_help = 0;
-    const struct opt opts[] = {
+    const cli_opt opts[] = {
         {"params", 0, &set, NULL},        {"seed", 0, &seedpath, NULL},
         {"output", 'o', &name, NULL},     {"armor", 'a', NULL, &armor},
         {"force", 'f', NULL, &force},     {"help", 'h', NULL, &want_help},
-        OPT_END};
-    int n = parse_opts(argc, argv, opts), st = ST_ERROR, rc;
+        CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts), st = ST_ERROR, rc;
     uint8_t seed[TTS_SEED_BYTES];
     uint8_t *pk = NULL, *sk = NULL;
     char *pubpath = NULL, *secpath = NULL;
@@ -405,16 +282,16 @@ static int cmd_keygen(int argc, char **argv)
     if (want_help)
         return help();
     if (n > 0)
-        return usage_fail("keygen: unexpected argument '%s'", argv[1]);
+        return cli_usage("keygen: unexpected argument '%s'", argv[1]);
     if (!name || !*name)
-        return usage_fail("keygen: -o NAME is required");
+        return cli_usage("keygen: -o NAME is required");
     struct stat nst;
     if (name[strlen(name) - 1] == '/' ||
         (stat(name, &nst) == 0 && S_ISDIR(nst.st_mode)))
-        return fail("%s: is a directory; -o takes a file name prefix (NAME "
+        return cli_fail("%s: is a directory; -o takes a file name prefix (NAME "
                     "gives NAME.pub and NAME.sec)", name);
     if ((p = tts_params_get(set)) == NULL)
-        return fail("unknown parameter set '%s' (see 'tts params')", set);
+        return cli_fail("unknown parameter set '%s' (see 'tts params')", set);
     if (seedpath && read_seed(seedpath, seed) != ST_OK)
         return ST_ERROR;
 
@@ -423,7 +300,7 @@ static int cmd_keygen(int argc, char **argv)
     pk = malloc(tts_pk_bytes(p));
     sk = malloc(tts_sk_bytes(p));
     if (!pubpath || !secpath || !pk || !sk) {
-        fail("out of memory");
+        cli_fail("out of memory");
         goto out;
     }
     const char *seedin[1] = {seedpath};
@@ -433,7 +310,7 @@ static int cmd_keygen(int argc, char **argv)
     rc = seedpath ? tts_keypair_from_seed(p, pk, sk, seed)
                   : tts_keypair(p, pk, sk);
     if (rc != TTS_OK) {
-        fail("key generation failed: %s", tts_strerror(rc));
+        cli_fail("key generation failed: %s", tts_strerror(rc));
         goto out;
     }
     char err[ERRLEN];
@@ -442,9 +319,9 @@ static int cmd_keygen(int argc, char **argv)
                                 (force ? TTSFILE_FORCE : 0),
                             err, sizeof err);
     if (rc == TTSFILE_EXISTS)
-        fail("%s; use --force to overwrite", err);
+        cli_fail("%s; use --force to overwrite", err);
     else if (rc != TTSFILE_OK)
-        fail("%s", err);
+        cli_fail("%s", err);
     else
         st = ST_OK;
 out:
@@ -461,12 +338,12 @@ static int cmd_sign(int argc, char **argv)
 {
     const char *keypath = NULL, *out = "-", *input = "-", *maxarg = NULL;
     int armor = 0, force = 0, noverify = 0, want_help = 0;
-    const struct opt opts[] = {
+    const cli_opt opts[] = {
         {"key", 'k', &keypath, NULL},     {"output", 'o', &out, NULL},
         {"armor", 'a', NULL, &armor},     {"force", 'f', NULL, &force},
         {"no-verify", 0, NULL, &noverify}, {"max-bytes", 0, &maxarg, NULL},
-        {"help", 'h', NULL, &want_help},  OPT_END};
-    int n = parse_opts(argc, argv, opts), rc;
+        {"help", 'h', NULL, &want_help},  CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts), rc;
     uint8_t h[crypto_hash_sha512_BYTES], sig[TTS_MAX_SIG_BYTES];
     unsigned long long max;
     const tts_params *p;
@@ -478,15 +355,15 @@ static int cmd_sign(int argc, char **argv)
     if (want_help)
         return help();
     if (n > 1)
-        return usage_fail("sign: more than one input file");
+        return cli_usage("sign: more than one input file");
     if (n == 1)
         input = argv[1];
     if (!keypath)
-        return usage_fail("sign: -k KEY.sec is required");
+        return cli_usage("sign: -k KEY.sec is required");
     if (parse_max(maxarg, &max) != ST_OK)
         return ST_ERROR;
     if (same_stdin(keypath, input))
-        return fail("the key and the message cannot both be standard input");
+        return cli_fail("the key and the message cannot both be standard input");
     const char *inputs[2] = {keypath, input};
     if (check_output(out, armor, force, inputs, 2) != ST_OK ||
         load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
@@ -505,11 +382,11 @@ static int cmd_sign(int argc, char **argv)
         rc = TTS_EBADSIG;
     free(pk);
     if (rc == TTS_EBADSIG)
-        return fail("%s: the signature made does not verify under the key's "
+        return cli_fail("%s: the signature made does not verify under the key's "
                     "public key (a fault, or a corrupted key); nothing "
                     "written", keypath);
     if (rc != TTS_OK)
-        return fail("signing failed: %s", tts_strerror(rc));
+        return cli_fail("signing failed: %s", tts_strerror(rc));
     return save(out, TTS_FILE_SIGNATURE, p, sig,
                 (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
 }
@@ -517,7 +394,7 @@ static int cmd_sign(int argc, char **argv)
 static int verdict(int rc)
 {
     if (rc != TTS_OK && rc != TTS_EBADSIG)
-        return fail("verification failed: %s", tts_strerror(rc));
+        return cli_fail("verification failed: %s", tts_strerror(rc));
     fputs(rc == TTS_OK ? "valid\n" : "INVALID signature\n", stdout);
     return rc == TTS_OK ? ST_OK : ST_INVALID; /* main flushes stdout */
 }
@@ -526,12 +403,12 @@ static int cmd_verify(int argc, char **argv)
 {
     const char *pubpath = NULL, *sigpath = NULL, *input = "-", *maxarg = NULL;
     int want_help = 0;
-    const struct opt opts[] = {
+    const cli_opt opts[] = {
         {"pubkey", 'p', &pubpath, NULL},  {"sig", 's', &sigpath, NULL},
         {"max-bytes", 0, &maxarg, NULL},
-        {"help", 'h', NULL, &want_help},  OPT_END};
+        {"help", 'h', NULL, &want_help},  CLI_OPT_END};
     unsigned long long max;
-    int n = parse_opts(argc, argv, opts), st = ST_ERROR;
+    int n = cli_parse(argc, argv, opts), st = ST_ERROR;
     uint8_t h[crypto_hash_sha512_BYTES];
     const tts_params *pp, *ps;
     uint8_t *pk = NULL, *sig = NULL;
@@ -542,22 +419,22 @@ static int cmd_verify(int argc, char **argv)
     if (want_help)
         return help();
     if (n > 1)
-        return usage_fail("verify: more than one input file");
+        return cli_usage("verify: more than one input file");
     if (n == 1)
         input = argv[1];
     if (!pubpath || !sigpath)
-        return usage_fail("verify: -p KEY.pub and -s SIG are required");
+        return cli_usage("verify: -p KEY.pub and -s SIG are required");
     if (parse_max(maxarg, &max) != ST_OK)
         return ST_ERROR;
     if (same_stdin(pubpath, sigpath) || same_stdin(pubpath, input) ||
         same_stdin(sigpath, input))
-        return fail("only one of the key, the signature and the message "
+        return cli_fail("only one of the key, the signature and the message "
                     "can be standard input");
     if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
         load(sigpath, TTS_FILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
         goto out;
     if (pp != ps) {
-        fail("%s: key is for %s, signature %s is for %s", pubpath,
+        cli_fail("%s: key is for %s, signature %s is for %s", pubpath,
              tts_params_name(pp), sigpath, tts_params_name(ps));
         goto out;
     }
@@ -573,11 +450,11 @@ static int cmd_pubkey(int argc, char **argv)
 {
     const char *keypath = NULL, *out = "-";
     int armor = 0, force = 0, want_help = 0;
-    const struct opt opts[] = {
+    const cli_opt opts[] = {
         {"key", 'k', &keypath, NULL},     {"output", 'o', &out, NULL},
         {"armor", 'a', NULL, &armor},     {"force", 'f', NULL, &force},
-        {"help", 'h', NULL, &want_help},  OPT_END};
-    int n = parse_opts(argc, argv, opts), rc;
+        {"help", 'h', NULL, &want_help},  CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts), rc;
     const tts_params *p;
     uint8_t *sk, *pk;
     size_t sklen;
@@ -587,9 +464,9 @@ static int cmd_pubkey(int argc, char **argv)
     if (want_help)
         return help();
     if (n > 0)
-        return usage_fail("pubkey: unexpected argument '%s'", argv[1]);
+        return cli_usage("pubkey: unexpected argument '%s'", argv[1]);
     if (!keypath)
-        return usage_fail("pubkey: -k KEY.sec is required");
+        return cli_usage("pubkey: -k KEY.sec is required");
     const char *inputs[1] = {keypath};
     if (check_output(out, armor, force, inputs, 1) != ST_OK ||
         load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
@@ -608,12 +485,12 @@ static int cmd_upgrade_key(int argc, char **argv)
 {
     const char *keypath = NULL, *pubpath = NULL, *out = NULL;
     int armor = 0, force = 0, want_help = 0;
-    const struct opt opts[] = {
+    const cli_opt opts[] = {
         {"key", 'k', &keypath, NULL},     {"pubkey", 'p', &pubpath, NULL},
         {"output", 'o', &out, NULL},      {"armor", 'a', NULL, &armor},
         {"force", 'f', NULL, &force},     {"help", 'h', NULL, &want_help},
-        OPT_END};
-    int n = parse_opts(argc, argv, opts), st = ST_ERROR;
+        CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts), st = ST_ERROR;
     const tts_params *p, *pp;
     uint8_t *sk = NULL, *pub = NULL, *pk = NULL;
     size_t sklen = 0, publen = 0;
@@ -624,27 +501,27 @@ static int cmd_upgrade_key(int argc, char **argv)
     if (want_help)
         return help();
     if (n > 0)
-        return usage_fail("upgrade-key: unexpected argument '%s'", argv[1]);
+        return cli_usage("upgrade-key: unexpected argument '%s'", argv[1]);
     if (!keypath || !pubpath || !out)
-        return usage_fail("upgrade-key: -k OLD.sec, -p KEY.pub and -o "
+        return cli_usage("upgrade-key: -k OLD.sec, -p KEY.pub and -o "
                           "NEW.sec are required");
     const char *inputs[2] = {keypath, pubpath};
     if (check_output(out, 1, force, inputs, 2) != ST_OK)
         return ST_ERROR;
     if (ttsfile_read_unbound(keypath, &p, &sk, &sklen, err, sizeof err) !=
         TTSFILE_OK)
-        return fail("%s", err);
+        return cli_fail("%s", err);
     if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
         goto out;
     if (pp != p) {
-        fail("%s is a %s key, %s a %s key", keypath, tts_params_name(p),
+        cli_fail("%s is a %s key, %s a %s key", keypath, tts_params_name(p),
              pubpath, tts_params_name(pp));
         goto out;
     }
     if ((pk = malloc(tts_pk_bytes(p))) == NULL ||
         tts_pk_from_sk(p, pk, sk) != TTS_OK ||
         sodium_memcmp(pk, pub, tts_pk_bytes(p)) != 0) {
-        fail("%s: does not give the public key %s (corrupted, or another "
+        cli_fail("%s: does not give the public key %s (corrupted, or another "
              "key's): refusing to bind it", keypath, pubpath);
         goto out;
     }
@@ -669,30 +546,31 @@ static const struct {
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
+    cli_prog = "tts";
     int st = -1;
 
     if (!cmd)
-        return usage_fail("no command given");
+        return cli_usage("no command given");
     int bare = !strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
                !strcmp(cmd, "-h") || !strcmp(cmd, "version") ||
                !strcmp(cmd, "--version");
     if (bare && argc > 2)
-        return usage_fail("%s: unexpected argument '%s'", cmd, argv[2]);
+        return cli_usage("%s: unexpected argument '%s'", cmd, argv[2]);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         st = help();
     else if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
         st = printf("tts (libtts) %s, backend %s\n", tts_version(),
                     tts_backend()) < 0 ? ST_ERROR : ST_OK;
     else if (sodium_init() < 0)
-        return fail("cannot initialise libsodium");
+        return cli_fail("cannot initialise libsodium");
     for (size_t i = 0; st < 0 && i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0)
             st = commands[i].run(argc - 1, argv + 1);
     if (st < 0)
-        return usage_fail(cmd[0] == '-' ? "unknown option '%s'"
+        return cli_usage(cmd[0] == '-' ? "unknown option '%s'"
                                         : "unknown command '%s'", cmd);
     /* Text output is buffered: a full disk or closed pipe shows up here. */
     if (fflush(stdout) != 0 || ferror(stdout))
-        return fail("standard output: write error");
+        return cli_fail("standard output: write error");
     return st;
 }
