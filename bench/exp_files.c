@@ -12,33 +12,21 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "fileio.h"
 #include "harness.h"
 
 const size_t file_sizes[8] = {1u << 10, 10u << 10, 50u << 10, 100u << 10,
                               1u << 20, 2u << 20,  5u << 20,  10u << 20};
 const size_t quick_sizes[3] = {1u << 10, 100u << 10, 1u << 20};
 
-void size_label(char *buf, size_t len, size_t bytes)
-{
-    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
-        snprintf(buf, len, "%zu MB", bytes >> 20);
-    else if (bytes >= (1u << 10) && bytes % (1u << 10) == 0)
-        snprintf(buf, len, "%zu KB", bytes >> 10);
-    else
-        snprintf(buf, len, "%zu B", bytes);
-}
-
-/* The temporary input folder, under the tools' signal rule
- * (tools/fileio.h): removed on every exit path, also on SIGINT, SIGTERM and
- * SIGHUP. */
+/* The temporary input folder of the host (bench_io): removed on every exit
+ * path, also on SIGINT, SIGTERM and SIGHUP. */
 static char tmp_dir[4096];
 static char tmp_file[MAX_FILES][4096 + 32];
 
 static void tmp_remove(void)
 {
     if (tmp_dir[0])
-        fileio_temp_done(tmp_dir, 1);
+        bench_io_get()->temp_done(tmp_dir, 1);
     tmp_dir[0] = '\0';
 }
 
@@ -49,7 +37,7 @@ static void tmp_remove(void)
 static int make_inputs(const file_list *fl, uint8_t *buf)
 {
     char err[512];
-    if (fileio_temp_dir(tmp_dir, sizeof tmp_dir, "tts-bench", 0, err, sizeof err) != FILEIO_OK) {
+    if (bench_io_get()->temp_dir(tmp_dir, sizeof tmp_dir, "tts-bench", err, sizeof err) != 0) {
         tmp_dir[0] = '\0';
         fprintf(stderr, "tts-bench: %s\n", err);
         return -1;

@@ -228,7 +228,38 @@ typedef struct {
     skiplist skipped;
 } file_list;
 
+/* "1 KB", "10 MB", "300 B" (stats.c). */
 void size_label(char *buf, size_t len, size_t bytes);
+
+/* ---- the host's files and processes ----
+ * The harness measures and formats; files and the programs it runs go
+ * through these functions, which the program supplies (tts-bench: the
+ * tools' file rules, tools/fileio.h). Returns 0, BENCH_IO_ERROR with the
+ * reason in err, or the codes named. */
+#define BENCH_IO_ERROR  (-1)
+#define BENCH_IO_EXISTS (-2) /* claim: the file exists and force is 0 */
+#define BENCH_IO_NOPROG (-3) /* run_gnuplot: gnuplot is not on PATH */
+typedef struct {
+    /* path will be an output of this run (checked before measuring) */
+    int (*claim)(const char *path, int force, char *err, size_t errlen);
+    /* a report collected in memory, written whole by close (or dropped
+     * with discard) */
+    FILE *(*open)(const char *path);
+    int (*close)(FILE *f, int force, int discard, char *err, size_t errlen);
+    /* `gnuplot script` run on dir/script and dir/data; the charts it makes
+     * land in dir */
+    int (*run_gnuplot)(const char *dir, const char *script, const char *data,
+                       int force, char *err, size_t errlen);
+    /* a private temporary folder removed at exit and on a signal, or at
+     * once by temp_done */
+    int (*temp_dir)(char *out, size_t len, const char *prefix, char *err,
+                    size_t errlen);
+    void (*temp_done)(const char *path, int remove);
+} bench_io;
+
+/* Sets the host's functions before a command runs. */
+void bench_set_io(const bench_io *io);
+const bench_io *bench_io_get(void);
 
 /* ---- reports (report.c) ---- */
 

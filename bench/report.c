@@ -1,8 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* The environment of a run, the JSON (docs/bench-schema.json) and CSV
  * reports, and the gnuplot charts of the harness (bench/harness.h). Every
- * file is collected in memory and written whole through the tools' file
- * rule (tools/fileio.h). */
+ * file is collected in memory and written whole by the host (bench_io). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 #include <openssl/opensslv.h>
 
 #include "clock.h"
-#include "fileio.h"
 #include "harness.h"
 
 /* The CPU flags that matter to the backends and to OpenSSL/libsodium. */
@@ -221,15 +219,28 @@ void json_files_results(FILE *f, const file_list *fl)
     fprintf(f, "  ]");
 }
 
+/* The host's functions (bench_set_io); without them nothing is written. */
+static const bench_io *host_io;
+
+void bench_set_io(const bench_io *io)
+{
+    host_io = io;
+}
+
+const bench_io *bench_io_get(void)
+{
+    return host_io;
+}
+
 /* Reports and charts are collected in memory and written whole at the
- * end, under the tools' file rules (tools/fileio.h). */
-static unsigned out_flags; /* FILEIO_FORCE with --force */
+ * end by the host. */
+static int out_force; /* --force */
 
 static int report_close(FILE *f, const char *path)
 {
     char err[512];
     (void)path;
-    if (fileio_stream_close(f, out_flags, 0, err, sizeof err) != FILEIO_OK) {
+    if (host_io->close(f, out_force, 0, err, sizeof err) != 0) {
         fprintf(stderr, "tts-bench: writing %s\n", err);
         return -1;
     }
@@ -370,7 +381,7 @@ static FILE *plot_open(const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fileio_stream_open(path);
+    FILE *f = host_io->open(path);
     if (!f)
         fprintf(stderr, "tts-bench: %s: out of memory\n", path);
     return f;
@@ -385,30 +396,16 @@ static int plot_close(FILE *f, const char *dir, const char *name)
 
 /* Runs `gnuplot script` on the script and its data (already written to
  * dir) in a temporary folder; the charts it makes are written to dir by
- * the file rules (tools/fileio.h). A missing gnuplot is not fatal to the
+ * the host's file rules (bench_io). A missing gnuplot is not fatal to the
  * measurement (stdout and the reports are complete), but the charts asked
  * for are missing, so the caller exits 1. */
 static int run_gnuplot(const char *dir, const char *script, const char *data)
 {
-    const char *name[2] = {script, data};
-    uint8_t *b[2] = {NULL, NULL};
-    size_t len[2] = {0, 0};
-    char path[4200], err[1024];
-    int rc = FILEIO_OK;
-    for (int i = 0; i < 2 && rc == FILEIO_OK; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
-        rc = fileio_read(path, (size_t)1 << 26, 0, &b[i], &len[i], NULL, err, sizeof err);
-    }
-    if (rc == FILEIO_OK) {
-        fileio_out in[2] = {{script, b[0], len[0], 0}, {data, b[1], len[1], 0}};
-        char *argv[] = {"gnuplot", (char *)script, NULL};
-        rc = fileio_run_in(argv, in, 2, dir, out_flags, err, sizeof err);
-    }
-    fileio_free(b[0], len[0]);
-    fileio_free(b[1], len[1]);
-    if (rc == FILEIO_OK)
+    char err[1024];
+    int rc = host_io->run_gnuplot(dir, script, data, out_force, err, sizeof err);
+    if (rc == 0)
         return 0;
-    if (rc == FILEIO_NOPROG)
+    if (rc == BENCH_IO_NOPROG)
         fprintf(stderr,
                 "tts-bench: gnuplot not found on PATH: no charts. %s/%s and its data are "
                 "written; install gnuplot (Debian: gnuplot-nox) and run `gnuplot %s` in %s\n",
@@ -557,16 +554,20 @@ int outputs_open(outputs *o)
 {
     /* the paths are checked now, the files written at the end */
     char err[512];
-    out_flags = o->force ? FILEIO_FORCE : 0;
-    int rc = FILEIO_OK;
-    if ((o->json && (rc = fileio_claim_output(o->json, out_flags, err, sizeof err))) ||
-        (o->csv && (rc = fileio_claim_output(o->csv, out_flags, err, sizeof err)))) {
-        fprintf(stderr, "tts-bench: %s%s\n", err, rc == FILEIO_EXISTS ? "; use --force to "
+    out_force = o->force;
+    int rc = 0;
+    if (!host_io) {
+        fprintf(stderr, "tts-bench: no file access (bench_set_io not called)\n");
+        return -1;
+    }
+    if ((o->json && (rc = host_io->claim(o->json, out_force, err, sizeof err))) ||
+        (o->csv && (rc = host_io->claim(o->csv, out_force, err, sizeof err)))) {
+        fprintf(stderr, "tts-bench: %s%s\n", err, rc == BENCH_IO_EXISTS ? "; use --force to "
                 "replace it" : "");
         return -1;
     }
-    if ((o->json && !(o->jf = fileio_stream_open(o->json))) ||
-        (o->csv && !(o->cf = fileio_stream_open(o->csv)))) {
+    if ((o->json && !(o->jf = host_io->open(o->json))) ||
+        (o->csv && !(o->cf = host_io->open(o->csv)))) {
         fprintf(stderr, "tts-bench: out of memory\n");
         return -1;
     }
@@ -577,7 +578,7 @@ int outputs_open(outputs *o)
 static void discard(FILE *f, const char *path)
 {
     (void)path;
-    (void)fileio_stream_close(f, 0, 1, NULL, 0);
+    (void)host_io->close(f, 0, 1, NULL, 0);
 }
 
 /* After a failed run: no empty report is left behind. */

@@ -87,3 +87,13 @@ int timed(scheme *sc, int op, uint64_t *cyc, uint64_t *ns)
     }
     return rc;
 }
+
+void size_label(char *buf, size_t len, size_t bytes)
+{
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        snprintf(buf, len, "%zu MB", bytes >> 20);
+    else if (bytes >= (1u << 10) && bytes % (1u << 10) == 0)
+        snprintf(buf, len, "%zu KB", bytes >> 10);
+    else
+        snprintf(buf, len, "%zu B", bytes);
+}

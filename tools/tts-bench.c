@@ -46,7 +46,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "harness.h"
+
+/* ---- the harness's files, under the tools' file rules (tools/fileio.h) ---- */
+
+static int io_rc(int rc)
+{
+    return rc == FILEIO_OK ? 0 : rc == FILEIO_EXISTS ? BENCH_IO_EXISTS
+                              : rc == FILEIO_NOPROG ? BENCH_IO_NOPROG
+                                                    : BENCH_IO_ERROR;
+}
+
+static int io_claim(const char *path, int force, char *err, size_t errlen)
+{
+    return io_rc(fileio_claim_output(path, force ? FILEIO_FORCE : 0, err, errlen));
+}
+
+static int io_close(FILE *f, int force, int discard, char *err, size_t errlen)
+{
+    return io_rc(fileio_stream_close(f, force ? FILEIO_FORCE : 0, discard, err, errlen));
+}
+
+/* gnuplot runs in a temporary folder on copies of the script and data;
+ * the charts it makes are committed into dir by the file rules. */
+static int io_gnuplot(const char *dir, const char *script, const char *data, int force,
+                      char *err, size_t errlen)
+{
+    const char *name[2] = {script, data};
+    uint8_t *b[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    char path[4200];
+    int rc = FILEIO_OK;
+    for (int i = 0; i < 2 && rc == FILEIO_OK; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+        rc = fileio_read(path, (size_t)1 << 26, 0, &b[i], &len[i], NULL, err, errlen);
+    }
+    if (rc == FILEIO_OK) {
+        fileio_out in[2] = {{script, b[0], len[0], 0}, {data, b[1], len[1], 0}};
+        char *argv[] = {"gnuplot", (char *)script, NULL};
+        rc = fileio_run_in(argv, in, 2, dir, force ? FILEIO_FORCE : 0, err, errlen);
+    }
+    fileio_free(b[0], len[0]);
+    fileio_free(b[1], len[1]);
+    return io_rc(rc);
+}
+
+static int io_temp_dir(char *out, size_t len, const char *prefix, char *err, size_t errlen)
+{
+    return io_rc(fileio_temp_dir(out, len, prefix, 0, err, errlen));
+}
+
+static const bench_io tool_io = {io_claim, fileio_stream_open, io_close, io_gnuplot,
+                                 io_temp_dir, fileio_temp_done};
 
 static void usage(FILE *f)
 {
@@ -83,6 +135,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    bench_set_io(&tool_io);
     if (argc < 2) {
         usage(stderr);
         return 2;
