@@ -256,9 +256,6 @@ void chal_target_free(chal_target *t);
 
 /* ---- system.c: P(w) + h = 0 as polynomial data ---- */
 
-/* Product in libtts's GF(2^8) (0x11B), for code outside the library. */
-uint8_t chal_gf_mul(uint8_t x, uint8_t y);
-
 /* The solvers' field is GF(2)[a]/(a^8+a^4+a^3+a^2+1) (0x11D); libtts's t
  * goes to a^CHAL_PHI_T (docs/SPEC.md section 13). chal_phi maps a libtts
  * byte to a 0x11D byte, chal_phi_inv back; chal_phi_log(b) is the e with

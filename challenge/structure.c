@@ -25,94 +25,28 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "gf256.h"
+#include "gfla.h"
 #include "internal.h"
 
-static uint8_t mul_t[256][256], inv_t[256];
-
-static void gf_tables(void)
-{
-    static int ready;
-    if (ready)
-        return;
-    for (unsigned x = 0; x < 256; x++)
-        for (unsigned y = 0; y < 256; y++)
-            mul_t[x][y] = gf256_mul((uint8_t)x, (uint8_t)y);
-    for (unsigned x = 0; x < 256; x++)
-        inv_t[x] = gf256_inv((uint8_t)x);
-    ready = 1;
-}
-
-/* Row echelon form of M (rows x cols, row-major, in place), reduced: the
- * rank; piv[r] is the pivot column of row r (if piv). */
-static unsigned gf_rref(uint8_t *M, unsigned rows, unsigned cols,
-                        unsigned *piv)
-{
-    unsigned r = 0;
-    for (unsigned c = 0; c < cols && r < rows; c++) {
-        unsigned p = r;
-        while (p < rows && !M[(size_t)p * cols + c])
-            p++;
-        if (p == rows)
-            continue;
-        if (p != r)
-            for (unsigned j = 0; j < cols; j++) {
-                uint8_t t = M[(size_t)p * cols + j];
-                M[(size_t)p * cols + j] = M[(size_t)r * cols + j];
-                M[(size_t)r * cols + j] = t;
-            }
-        uint8_t *R = M + (size_t)r * cols;
-        const uint8_t *iv = mul_t[inv_t[R[c]]];
-        for (unsigned j = c; j < cols; j++)
-            R[j] = iv[R[j]];
-        for (unsigned i = 0; i < rows; i++) {
-            uint8_t *X = M + (size_t)i * cols, f = X[c];
-            if (i == r || !f)
-                continue;
-            const uint8_t *mf = mul_t[f];
-            for (unsigned j = c; j < cols; j++)
-                X[j] ^= mf[R[j]];
-        }
-        if (piv)
-            piv[r] = c;
-        r++;
-    }
-    return r;
-}
+/* Field arithmetic and elimination: gfla.h (public data only). The ranks
+ * taken here are of at most 2 CHAL_TOY_MAX_M + 1 rows (stacked subspaces of
+ * F^m) or CHAL_TOY_MAX_N rows (polar forms, kernels) of at most
+ * CHAL_TOY_MAX_N bytes, so a copy fits on the stack. */
+#define RANK_BYTES ((2 * CHAL_TOY_MAX_M + 1) * CHAL_TOY_MAX_N)
+_Static_assert(CHAL_TOY_MAX_M <= CHAL_TOY_MAX_N && TTS_MAX_N <= CHAL_TOY_MAX_N &&
+               TTS_MAX_M <= CHAL_TOY_MAX_M, "rank scratch too small");
 
 static unsigned gf_rank(const uint8_t *M, unsigned rows, unsigned cols)
 {
-    uint8_t *T = malloc((size_t)rows * cols);
-    if (!T)
-        abort();
+    uint8_t T[RANK_BYTES];
     memcpy(T, M, (size_t)rows * cols);
-    unsigned r = gf_rref(T, rows, cols, NULL);
-    free(T);
-    return r;
+    return (unsigned)gfla_rref(tts_kernels_get(), T, rows, cols, NULL);
 }
 
-/* Kernel of M (rows x cols, destroyed): its dimension; the basis vectors
- * (cols entries each) in basis, at most max of them. */
 static unsigned gf_kernel(uint8_t *M, unsigned rows, unsigned cols,
                           uint8_t *basis, unsigned max)
 {
-    unsigned piv[256], isp[256] = {0};
-    unsigned r = gf_rref(M, rows, cols, piv), k = 0;
-    for (unsigned i = 0; i < r; i++)
-        isp[piv[i]] = 1;
-    for (unsigned f = 0; f < cols; f++) {
-        if (isp[f])
-            continue;
-        if (k < max) {
-            uint8_t *b = basis + (size_t)k * cols;
-            memset(b, 0, cols);
-            b[f] = 1;
-            for (unsigned i = 0; i < r; i++)
-                b[piv[i]] = M[(size_t)i * cols + f]; /* -x = x */
-        }
-        k++;
-    }
-    return k;
+    return (unsigned)gfla_kernel(tts_kernels_get(), M, rows, cols, basis, max);
 }
 
 /* D = sum_k c[k] * S[k] for nmat n x n matrices. */
@@ -123,7 +57,7 @@ static void combine(uint8_t *D, const uint8_t *S, const uint8_t *c,
     for (unsigned k = 0; k < nmat; k++) {
         if (!c[k])
             continue;
-        const uint8_t *mk = mul_t[c[k]], *Sk = S + (size_t)k * n * n;
+        const uint8_t *mk = gfla_mul[c[k]], *Sk = S + (size_t)k * n * n;
         for (size_t j = 0; j < (size_t)n * n; j++)
             D[j] ^= mk[Sk[j]];
     }
@@ -225,7 +159,7 @@ int chal_key_ranks(const tts_params *p, const uint8_t seed[TTS_SEED_BYTES],
         free(pk), free(sk), free(C), free(P);
         return CHAL_ERROR;
     }
-    gf_tables();
+    gfla_init();
     memset(r, 0, sizeof *r);
     central_polar(C, p->terms, p->coeffs, v, m, n, sk + sk_off_coef(p));
     /* The public polar forms: P_k[i][j] = coefficient of w_i w_j (i < j). */
@@ -266,7 +200,7 @@ int chal_key_ranks(const tts_params *p, const uint8_t seed[TTS_SEED_BYTES],
             memset(mu, 0, m);
             for (unsigned l = 0; l < m; l++)
                 for (unsigned k = 0; k < m; k++)
-                    mu[k] ^= mul_t[lam[l]][S1[l * m + k]];
+                    mu[k] ^= gfla_mul[lam[l]][S1[l * m + k]];
             combine(E, P, mu, m, n);
             unsigned rp = gf_rank(E, n, n);
             r->pub_mismatch += rc != rp;
@@ -363,7 +297,7 @@ int chal_toy_terms_match(const tts_params *p)
 static void draw_invertible(toy_rng *g, uint8_t *M, uint8_t *inv, unsigned dim)
 {
     uint8_t W[CHAL_TOY_MAX_N * 2 * CHAL_TOY_MAX_N];
-    unsigned piv[256];
+    size_t piv[2 * CHAL_TOY_MAX_N];
     for (;;) {
         rng_read(g, M, (size_t)dim * dim);
         for (unsigned i = 0; i < dim; i++) {
@@ -372,7 +306,8 @@ static void draw_invertible(toy_rng *g, uint8_t *M, uint8_t *inv, unsigned dim)
             W[(size_t)i * 2 * dim + dim + i] = 1;
         }
         /* [M | I] reduced: M invertible iff every pivot lies in M. */
-        if (gf_rref(W, dim, 2 * dim, piv) == dim && piv[dim - 1] == dim - 1) {
+        if (gfla_rref(tts_kernels_get(), W, dim, 2 * dim, piv) == dim &&
+            piv[dim - 1] == dim - 1) {
             for (unsigned i = 0; i < dim; i++)
                 memcpy(inv + (size_t)i * dim, W + (size_t)i * 2 * dim + dim, dim);
             return;
@@ -387,7 +322,7 @@ int chal_toy_keygen(chal_toy_key *k, unsigned v, unsigned a, unsigned b,
         return chal_fail(err, errlen, "toy shape v=%u a=%u b=%u: need v even, "
                          "4 <= v < a <= 2v-1, 1 <= b <= a, m <= %d, n <= %d",
                          v, a, b, CHAL_TOY_MAX_M, CHAL_TOY_MAX_N);
-    gf_tables();
+    gfla_init();
     memset(k, 0, sizeof *k);
     k->v = v, k->a = a, k->b = b, k->m = a + 2 + b, k->n = v + k->m;
     const unsigned m = k->m, n = k->n;
@@ -420,13 +355,13 @@ int chal_toy_keygen(chal_toy_key *k, unsigned v, unsigned a, unsigned b,
             for (unsigned j = 0; j < n; j++)
                 if (Cl[i * n + j])
                     for (unsigned q = 0; q < n; q++)
-                        X[i * n + q] ^= mul_t[Cl[i * n + j]][k->A3[j * n + q]];
+                        X[i * n + q] ^= gfla_mul[Cl[i * n + j]][k->A3[j * n + q]];
         memset(Gl, 0, (size_t)n * n);
         for (unsigned i = 0; i < n; i++)
             for (unsigned j = 0; j < n; j++)
                 if (k->A3[i * n + j])
                     for (unsigned q = 0; q < n; q++)
-                        Gl[j * n + q] ^= mul_t[k->A3[i * n + j]][X[i * n + q]];
+                        Gl[j * n + q] ^= gfla_mul[k->A3[i * n + j]][X[i * n + q]];
     }
     /* Public P_k = sum_l A1[k][l] G_l. */
     for (unsigned q = 0; q < m; q++)
@@ -465,7 +400,7 @@ int chal_toy_check_kernel(const chal_toy_key *k, const uint8_t *K, unsigned dk)
                 continue;
             uint8_t s = 0;
             for (unsigned q = 0; q < n; q++)
-                s ^= mul_t[k->A3[j * n + q]][K[(size_t)d * n + q]];
+                s ^= gfla_mul[k->A3[j * n + q]][K[(size_t)d * n + q]];
             if (s)
                 return 0;
         }
@@ -500,7 +435,7 @@ int chal_toy_attack(const chal_toy_key *k, const uint8_t seed[32],
         free(PT), free(Kst);
         return CHAL_ERROR;
     }
-    gf_tables();
+    gfla_init();
     memset(r, 0, sizeof *r);
     r->min_rank = UINT32_MAX;
     /* PT[j][i m + q] = P_q[i][j]: column j of every form, for x_j. */
@@ -517,7 +452,7 @@ int chal_toy_attack(const chal_toy_key *k, const uint8_t seed[32],
         for (unsigned j = 0; j < n; j++) {
             if (!x[j])
                 continue;
-            const uint8_t *mx = mul_t[x[j]], *col = PT + (size_t)j * n * m;
+            const uint8_t *mx = gfla_mul[x[j]], *col = PT + (size_t)j * n * m;
             for (unsigned i = 0; i < n * m; i++)
                 Cm[i] ^= mx[col[i]];
         }
@@ -542,7 +477,7 @@ int chal_toy_attack(const chal_toy_key *k, const uint8_t seed[32],
             for (unsigned l = 0; l < m; l++) {
                 uint8_t c = 0;
                 for (unsigned q = 0; q < m; q++)
-                    c ^= mul_t[mu[q]][k->A1[q * m + l]];
+                    c ^= gfla_mul[mu[q]][k->A1[q * m + l]];
                 if (c)
                     top = (int)l;
             }

@@ -7,28 +7,9 @@
 #include <string.h>
 
 #include "challenge.h"
+#include "gf256.h"
 
 /* ---- the two encodings of GF(2^8) ---------------------------------------- */
-
-/* Product in GF(2)[x] / poly (poly = 0x11B or 0x11D). */
-static uint8_t gf_mul_mod(uint8_t x, uint8_t y, unsigned poly)
-{
-    unsigned r = 0, a = x;
-
-    for (unsigned b = y; b; b >>= 1) {
-        if (b & 1)
-            r ^= a;
-        a <<= 1;
-        if (a & 0x100)
-            a ^= poly;
-    }
-    return (uint8_t)r;
-}
-
-uint8_t chal_gf_mul(uint8_t x, uint8_t y)
-{
-    return gf_mul_mod(x, y, 0x11B);
-}
 
 /* The tables of the map, made once (they are constants of the field). */
 static struct {
@@ -46,7 +27,8 @@ static void field_map_init(void)
     for (unsigned e = 0; e < 255; e++) {
         fm.exp[e] = x;
         fm.log[x] = (uint8_t)e;
-        x = gf_mul_mod(x, 2, 0x11D); /* a = 0x02 generates GF(2)[a]/0x11D */
+        /* times a = 0x02, which generates GF(2)[a]/0x11D */
+        x = (uint8_t)((x << 1) ^ (x & 0x80 ? 0x1D : 0));
     }
     /* phi(t^i) = (a^CHAL_PHI_T)^i; phi is GF(2)-linear in the bits */
     uint8_t basis[8];
@@ -160,8 +142,8 @@ void chal_system_eval(const chal_system *s, uint8_t *out, const uint8_t *w)
         for (unsigned i = 0; i < s->nvar; i++) {
             uint8_t row = s->lin[(size_t)k * s->nvar + i];
             for (unsigned j = i; j < s->nvar; j++)
-                row ^= chal_gf_mul(*q++, w[j]);
-            acc ^= chal_gf_mul(row, w[i]);
+                row ^= gf256_mul(*q++, w[j]);
+            acc ^= gf256_mul(row, w[i]);
         }
         out[k] = acc;
     }
@@ -210,18 +192,18 @@ int chal_system_reduce(chal_system *out, const chal_system *s,
             if (ni != UINT32_MAX)
                 l2[ni] ^= li;
             else
-                c ^= chal_gf_mul(li, (uint8_t)fix[i]);
+                c ^= gf256_mul(li, (uint8_t)fix[i]);
             for (unsigned j = i; j < s->nvar; j++) {
                 uint8_t cij = *q++;
                 unsigned nj = newidx[j];
                 if (ni != UINT32_MAX && nj != UINT32_MAX)
                     q2[chal_quad_index(nfree, ni, nj)] ^= cij;
                 else if (ni != UINT32_MAX)
-                    l2[ni] ^= chal_gf_mul(cij, (uint8_t)fix[j]);
+                    l2[ni] ^= gf256_mul(cij, (uint8_t)fix[j]);
                 else if (nj != UINT32_MAX)
-                    l2[nj] ^= chal_gf_mul(cij, (uint8_t)fix[i]);
+                    l2[nj] ^= gf256_mul(cij, (uint8_t)fix[i]);
                 else
-                    c ^= chal_gf_mul(chal_gf_mul(cij, (uint8_t)fix[i]),
+                    c ^= gf256_mul(gf256_mul(cij, (uint8_t)fix[i]),
                                      (uint8_t)fix[j]);
             }
         }

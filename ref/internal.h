@@ -144,8 +144,8 @@ extern const size_t tts_backend_table_len;
 const tts_kernels *tts_kernels_find(const char *name);
 
 /* Central map and its inversion (central.c). */
-void tts_central_eval(const tts_params *p, uint8_t *y, const uint8_t *x,
-                      const uint8_t *coef);
+void tts_central_eval(const tts_params *p, const tts_kernels *k, uint8_t *y,
+                      const uint8_t *x, const uint8_t *coef);
 uint8_t tts_central_solve_layer(const tts_params *p, const tts_kernels *k,
                                 unsigned layer, uint8_t *x,
                                 const uint8_t *target, const uint8_t *coef);

@@ -165,25 +165,6 @@ static void draw_invertible(const tts_kernels *k, stream *s, uint8_t *M,
     }
 }
 
-/* y = F(x) as tts_central_eval, with the products done by the kernels:
- * val[t] = coef[t] x[u] x[w] for all terms at once, then added by row. */
-static void central_eval_k(const tts_params *p, const tts_kernels *k, uint8_t *y,
-                           const uint8_t *x, const uint8_t *coef)
-{
-    uint8_t xu[TTS_MAX_COEFFS], xw[TTS_MAX_COEFFS];
-    for (unsigned t = 0; t < p->coeffs; t++) { /* public indices */
-        xu[t] = x[p->terms[t].u];
-        xw[t] = x[p->terms[t].w];
-    }
-    k->vmul(xu, xu, xw, p->coeffs);
-    k->vmul(xu, xu, coef, p->coeffs);
-    memcpy(y, x + p->v, p->m);
-    for (unsigned t = 0; t < p->coeffs; t++)
-        y[p->terms[t].row - p->v] ^= xu[t];
-    sodium_memzero(xu, sizeof xu);
-    sodium_memzero(xw, sizeof xw);
-}
-
 /* The key workspace: A1, A3 and c3, then the synthesis. */
 typedef struct {
     size_t A1, A3, c3, synth, end;
@@ -255,7 +236,7 @@ static int keypair_ws(const tts_params *p, uint8_t *pk, uint8_t *sk,
     }
     tts_stream_wipe(&s);
     k->matvec(c3, A3, s3, n, n);
-    central_eval_k(p, k, s1, c3, coef);
+    tts_central_eval(p, k, s1, c3, coef);
     pk_synthesize(p, k, pk, A1, A3, c3, coef, ws + L.synth);
     return TTS_OK;
 }
@@ -317,7 +298,7 @@ static int sk_expand(const tts_params *p, const tts_kernels *k, const uint8_t *s
     uint8_t ok = (uint8_t)tts_invert(k, A1, sk + sk_off_S1(p), p->m);
     ok &= (uint8_t)tts_invert(k, A3, sk + sk_off_S3(p), p->n);
     k->matvec(c3, A3, sk + sk_off_s3(p), p->n, p->n);
-    central_eval_k(p, k, y, c3, coef);
+    tts_central_eval(p, k, y, c3, coef);
     ok &= ct_eq(y, sk + sk_off_s1(p), p->m);
     sodium_memzero(y, sizeof y);
     return ok ? TTS_OK : TTS_EKEY;
