@@ -18,6 +18,16 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+uint64_t *sorted_copy(const uint64_t *v, size_t n)
+{
+    uint64_t *w = malloc(n * sizeof *w);
+    if (w) {
+        memcpy(w, v, n * sizeof *w);
+        qsort(w, n, sizeof *w, cmp_u64);
+    }
+    return w;
+}
+
 /* Median, min, max and mean of v[0..n-1], from a sorted copy: the
  * reports keep the samples in run order (first-run effects stay
  * visible). */
@@ -26,11 +36,9 @@ int summarize(const uint64_t *v, size_t n, stats *s)
     memset(s, 0, sizeof *s);
     if (!n)
         return 0;
-    uint64_t *w = malloc(n * sizeof *w);
+    uint64_t *w = sorted_copy(v, n);
     if (!w)
         return -1;
-    memcpy(w, v, n * sizeof *w);
-    qsort(w, n, sizeof *w, cmp_u64);
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += (double)w[i];
