@@ -160,21 +160,47 @@ static int sign(const pp_suite *s, const tts_params *p, const pp_key *k, const u
     return sflash_sign(sig, m, len, k->sk);
 }
 
-/* Verification from the public key's encoding, as a terminal reads it
- * from the certificate or DG15 (for OpenSSL the DER decoding included). */
-static int verify(const pp_suite *s, const tts_params *p, const uint8_t *pk, size_t pklen,
-                  const uint8_t *m, size_t len, const uint8_t *sig, size_t siglen)
+/* A public key as a terminal holds it once read from a certificate or a
+ * data group: its encoding and, for OpenSSL, the key decoded from it
+ * (d2i_PUBKEY: in OpenSSL 3 a decoder run that costs more than an ECDSA
+ * verification, so it is timed where the key is read, not in verify). */
+typedef struct {
+    const uint8_t *pk;
+    size_t len;
+    EVP_PKEY *k;
+} pp_pub;
+
+static int pub_read(const pp_suite *s, const uint8_t *pk, size_t len, pp_pub *out)
 {
+    out->pk = pk, out->len = len, out->k = NULL;
+    if (s->kind != K_EC && s->kind != K_RSA)
+        return 0;
+    const uint8_t *q = pk;
+    out->k = len < 0x7FFFFFFF ? d2i_PUBKEY(NULL, &q, (long)len) : NULL;
+    if (out->k && q == pk + len &&
+        EVP_PKEY_get_base_id(out->k) == (s->kind == K_EC ? EVP_PKEY_EC : EVP_PKEY_RSA))
+        return 0;
+    EVP_PKEY_free(out->k);
+    out->k = NULL;
+    return -1;
+}
+
+static void pub_free(pp_pub *pub)
+{
+    EVP_PKEY_free(pub->k);
+    memset(pub, 0, sizeof *pub);
+}
+
+static int verify(const pp_suite *s, const tts_params *p, const pp_pub *pub, const uint8_t *m,
+                  size_t len, const uint8_t *sig, size_t siglen)
+{
+    const uint8_t *pk = pub->pk;
+    size_t pklen = pub->len;
     if (s->kind == K_EC || s->kind == K_RSA) {
-        const uint8_t *q = pk;
-        EVP_PKEY *k = pklen < 0x7FFFFFFF ? d2i_PUBKEY(NULL, &q, (long)pklen) : NULL;
         EVP_MD_CTX *md = EVP_MD_CTX_new();
-        int ok = k && md && q == pk + pklen &&
-                 EVP_PKEY_get_base_id(k) == (s->kind == K_EC ? EVP_PKEY_EC : EVP_PKEY_RSA) &&
-                 evp_init(md, k, s->kind == K_RSA, 1) == 0 &&
+        int ok = pub->k && md && evp_init(md, pub->k, s->kind == K_RSA, 1) == 0 &&
                  EVP_DigestVerify(md, sig, siglen, m, len) == 1;
         EVP_MD_CTX_free(md);
-        EVP_PKEY_free(k);
         return ok ? 0 : -1;
     }
     if (s->kind == K_ED)
@@ -440,12 +466,12 @@ static const char cert_to[8] = {'2', '0', '3', '6', '1', '2', '3', '1'};
 /* ---- the runs ---- */
 
 enum {
-    PS_LOAD, PS_CHIP_KEYS, PS_BUILD, PS_HASH, PS_PKI, PS_SIGN, PS_VERIFY, PS_PA, PS_AA,
+    PS_LOAD, PS_CHIP_KEYS, PS_BUILD, PS_HASH, PS_PKI, PS_SIGN, PS_PA, PS_VERIFY, PS_AA,
     PS_CA, PS_PACE, PS_TOTAL, PS_CARD_CHIP, PS_CARD_TERMINAL, PS_N
 };
 #define PS_FLOW PS_TOTAL /* steps 0 .. PS_FLOW-1 make the total */
 static const char *const ps_name[PS_N] = {
-    "load", "chip_keys", "build", "hash", "pki", "sign", "verify", "pa", "aa", "ca", "pace",
+    "load", "chip_keys", "build", "hash", "pki", "sign", "pa", "verify", "aa", "ca", "pace",
     "total", "aa_card_chip", "aa_card_terminal"};
 static const char *const ps_what[PS_N] = {
     "read the five input files",
@@ -454,8 +480,8 @@ static const char *const ps_what[PS_N] = {
     "hash the six data groups (the suite's hash)",
     "CSCA key pair, DS key pair, the DS certificate signed by the CSCA",
     "the DS signs the security object (SOD)",
-    "PA: the SOD signature, under the DS key read from the certificate",
-    "PA: the certificate under the CSCA key, the data groups re-hashed and compared",
+    "PA: the certificate under the CSCA key, the DS key read from it, the DGs re-hashed",
+    "PA: the SOD's signature under that DS key",
     "AA: 8-byte challenge, the chip signs it, the terminal verifies (DG15's key)",
     "CA: X25519 with DG14's key, session keys, the chip's token checked",
     "PACE (simplified): MRZ key, encrypted nonce, X25519, both tokens checked",
@@ -520,6 +546,7 @@ typedef struct {
     uint8_t ca_pk[32], ca_sk[32];
     uint8_t *cert, *sod;
     size_t certlen, sodlen;
+    pp_pub ds_pub; /* the DS key as PA read it from the certificate */
 } pp_run;
 
 static void run_clear(pp_run *r)
@@ -531,6 +558,7 @@ static void run_clear(pp_run *r)
     key_free(&r->aa);
     key_free(&r->csca);
     key_free(&r->ds);
+    pub_free(&r->ds_pub);
     sodium_memzero(r->ca_sk, sizeof r->ca_sk);
     free(r->cert);
     free(r->sod);
@@ -735,14 +763,12 @@ static int sod_sign(const pp_result *res, pp_run *r)
     return 0;
 }
 
-/* Passive Authentication's signature: the SOD under the DS key of the
- * certificate. */
+/* Passive Authentication's signature: the SOD under the DS key read from
+ * the certificate (pa_check). */
 static int sod_verify(const pp_result *res, const pp_run *r, const uint8_t *sod, size_t sodlen)
 {
-    const uint8_t *pk, *csig;
-    size_t pklen, tbs, csiglen;
-    if (cert_parse(res, r->cert, r->certlen, &pk, &pklen, &tbs, &csig, &csiglen) ||
-        sodlen < SOD_HEAD + 2 || memcmp(sod, "PSOD", 4) || sod[4] != 1 || sod[5] != res->id)
+    if (sodlen < SOD_HEAD + 2 || memcmp(sod, "PSOD", 4) || sod[4] != 1 || sod[5] != res->id ||
+        sod[7] != PP_NDG)
         return -1;
     size_t pay = SOD_HEAD + (size_t)sod[7] * (1 + r->hlen);
     if (pay + 2 > sodlen)
@@ -750,23 +776,34 @@ static int sod_verify(const pp_result *res, const pp_run *r, const uint8_t *sod,
     size_t siglen = (size_t)sod[pay] << 8 | sod[pay + 1];
     if (pay + 2 + siglen != sodlen)
         return -1;
-    return verify(res->s, res->p, pk, pklen, sod, pay, sod + pay + 2, siglen);
+    return verify(res->s, res->p, &r->ds_pub, sod, pay, sod + pay + 2, siglen);
 }
 
-/* The rest of Passive Authentication: the certificate under the CSCA key
- * (the terminal's trust anchor) with the issuer's key id, and the data
- * groups dg[] re-hashed against the SOD's. Returns 0, -1 on a bad
- * certificate, 1 on a data group that does not match. */
-static int pa_rest(const pp_result *res, const pp_run *r, uint8_t *const *dg,
-                   const size_t *dglen, int skip_dg)
+/* Passive Authentication but for the SOD's signature: the certificate
+ * under the CSCA key (the terminal's trust anchor, read from its
+ * encoding) with the issuer's key id, the DS key read from it into
+ * r->ds_pub (NULL: not kept), and the data groups dg[] re-hashed against
+ * the SOD's. Returns 0, -1 on a bad certificate, 1 on a data group that
+ * does not match. */
+static int pa_check(const pp_result *res, pp_run *r, uint8_t *const *dg, const size_t *dglen,
+                    int skip_dg, pp_pub *ds_pub)
 {
     const uint8_t *pk, *sig;
     size_t pklen, tbs, siglen;
     uint8_t id[64], h[64];
+    pp_pub anchor, ds;
     if (cert_parse(res, r->cert, r->certlen, &pk, &pklen, &tbs, &sig, &siglen) ||
         !hash(res->s, r->csca.pk, r->csca.pklen, id) || memcmp(id, r->cert + 10, 8) ||
-        verify(res->s, res->p, r->csca.pk, r->csca.pklen, r->cert, tbs, sig, siglen))
+        pub_read(res->s, r->csca.pk, r->csca.pklen, &anchor))
         return -1;
+    int rc = verify(res->s, res->p, &anchor, r->cert, tbs, sig, siglen);
+    pub_free(&anchor);
+    if (rc || pub_read(res->s, pk, pklen, &ds))
+        return -1;
+    if (ds_pub)
+        *ds_pub = ds;
+    else
+        pub_free(&ds);
     int bad = 0;
     for (int i = 0; i < PP_NDG; i++) {
         const uint8_t *e = r->sod + SOD_HEAD + i * (1 + r->hlen);
@@ -787,7 +824,12 @@ static int active_auth(const pp_result *res, const pp_run *r)
     if (sign(res->s, res->p, &r->aa, ch, sizeof ch, sig, &siglen))
         return -1;
     const uint8_t *pk = dg_key(r->dg[DG15], r->dglen[DG15], &klen);
-    return pk ? verify(res->s, res->p, pk, klen, ch, sizeof ch, sig, siglen) : -1;
+    pp_pub pub;
+    if (!pk || pub_read(res->s, pk, klen, &pub))
+        return -1;
+    int rc = verify(res->s, res->p, &pub, ch, sizeof ch, sig, siglen);
+    pub_free(&pub);
+    return rc;
 }
 
 /* Active Authentication with the chip on the card: the terminal's part is
@@ -808,7 +850,10 @@ static int card_aa(pp_result *res, const pp_run *r, const passport_card *card, s
     }
     uint64_t t2 = now_ns();
     const uint8_t *pk = dg_key(r->dg[DG15], r->dglen[DG15], &klen);
-    int rc = pk ? verify(res->s, res->p, pk, klen, ch, sizeof ch, sig, tts_sig_bytes(res->p)) : -1;
+    pp_pub pub;
+    int rc = !pk || pub_read(res->s, pk, klen, &pub)
+                 ? -1
+                 : verify(res->s, res->p, &pub, ch, sizeof ch, sig, tts_sig_bytes(res->p));
     uint64_t t3 = now_ns();
     if (rc)
         return fail(res, "the card's Active Authentication signature does not verify");
@@ -843,12 +888,12 @@ static int one_run(pp_result *res, pp_run *r, const passport_opts *po, size_t ru
     t[PS_SIGN] = now_ns();
     if (sod_sign(res, r))
         return fail(res, "signing the security object failed");
+    t[PS_PA] = now_ns();
+    if (pa_check(res, r, r->dg, r->dglen, po->skip_dg_check, &r->ds_pub))
+        return fail(res, "Passive Authentication failed (certificate or data groups)");
     t[PS_VERIFY] = now_ns();
     if (sod_verify(res, r, r->sod, r->sodlen))
         return fail(res, "the security object's signature does not verify");
-    t[PS_PA] = now_ns();
-    if (pa_rest(res, r, r->dg, r->dglen, po->skip_dg_check))
-        return fail(res, "Passive Authentication failed (certificate or data groups)");
     t[PS_AA] = now_ns();
     if (active_auth(res, r))
         return fail(res, "the Active Authentication signature does not verify");
@@ -877,7 +922,7 @@ static int one_run(pp_result *res, pp_run *r, const passport_opts *po, size_t ru
     dgs[DG2] = dg2;
     memcpy(sod, r->sod, r->sodlen);
     sod[SOD_HEAD + 1 + 1 * (1 + r->hlen)] ^= 0x80; /* DG2's hash */
-    int dg_rc = pa_rest(res, r, dgs, r->dglen, po->skip_dg_check);
+    int dg_rc = pa_check(res, r, dgs, r->dglen, po->skip_dg_check, NULL);
     int sod_rc = sod_verify(res, r, sod, r->sodlen);
     free(dg2), free(sod);
     if (dg_rc != 1)
