@@ -4,7 +4,8 @@
 #  - every suite runs the whole flow (--runs 1, small input files), the
 #    report has every step, per run total = the sum of the steps, and the
 #    statistics (median and quartiles) agree with the per-run samples;
-#  - the synthetic inputs have their stated sizes and leave no file behind;
+#  - the synthetic inputs have their stated sizes and leave no file behind
+#    (also when the run is killed);
 #  - the tamper check: with PA's data-group comparison disabled (a test
 #    switch) the tampered DG2 passes, and the run must fail, exit 1;
 #  - the JSON validates against docs/bench-schema.json (python3-jsonschema),
@@ -179,6 +180,19 @@ assert [r["suite"] for r in d["results"]] == ["TTS(20,28)"]
 assert [i["bytes"] for i in d["inputs"]] == [90, 20480, 12288, 12288, 6144]
 assert all(i["file"] is None for i in d["inputs"])
 PY
+
+# A run killed by SIGTERM leaves no temporary inputs: while it writes them
+# (its 3rd write is the third input) and after the measurement (the 6th,
+# the first line of the report).
+if command -v strace >/dev/null 2>&1; then
+    for n in 3 6; do
+        sig_at TERM write $n "$BENCH" passport --suite Ed25519 --runs 2
+        [ "$sigrc" -eq 143 ] && [ -z "$(ls -A tmp)" ]
+        check $? "killed by SIGTERM at write $n: the temporary inputs removed"
+    done
+else
+    skip "killed by SIGTERM: the temporary inputs removed" "strace missing"
+fi
 
 # ---- the tamper check can fail -----------------------------------------------------
 TTS_BENCH_PASSPORT_SKIP_DG_CHECK=1 "$BENCH" passport --suite Ed25519 --runs 1 --json tamper.json >out 2>err
