@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
+#include <openssl/crypto.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
@@ -252,14 +254,20 @@ void pp_synthetic(int which, uint8_t *buf)
         crypto_stream_chacha20(buf, pp_input_bytes[which], nonce, key);
 }
 
-/* The whole file into *buf (grown as needed, *cap its size); -1 with the
- * reason in err. */
+/* The whole regular file into *buf (grown as needed, *cap its size); -1
+ * with the reason in err. (A FIFO or a device is refused before it is
+ * opened: every run reads the inputs again.) */
 static int load(const char *path, uint8_t **buf, size_t *cap, size_t *len, char *err,
                 size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    struct stat st;
+    FILE *f = NULL;
+    const char *why = stat(path, &st) != 0   ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "not a regular file"
+                      : !(f = fopen(path, "rb")) ? strerror(errno)
+                                                 : NULL;
+    if (why) {
+        snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     *len = 0;
