@@ -579,17 +579,14 @@ static int fail(const pp_result *res, const char *what)
     return -1;
 }
 
-/* ICAO's KDF shape: SHA-256(K || extra || counter, 32-bit big-endian). */
-static void kdf(uint8_t out[32], const uint8_t *k, size_t klen, const uint8_t *extra,
-                size_t elen, uint32_t c)
+/* ICAO's KDF shape: SHA-256(K || counter, 32-bit big-endian). */
+static void kdf(uint8_t out[32], const uint8_t *k, size_t klen, uint32_t c)
 {
     crypto_hash_sha256_state h;
     uint8_t cb[4];
     put32(cb, c);
     crypto_hash_sha256_init(&h);
     crypto_hash_sha256_update(&h, k, klen);
-    if (elen)
-        crypto_hash_sha256_update(&h, extra, elen);
     crypto_hash_sha256_update(&h, cb, 4);
     crypto_hash_sha256_final(&h, out);
 }
@@ -612,10 +609,10 @@ static int chip_auth(const pp_run *r)
         return -1;
     x25519_pair(tpk, tsk);
     int rc = crypto_scalarmult(k1, r->ca_sk, tpk); /* chip */
-    kdf(mac1, k1, 32, NULL, 0, 2);
+    kdf(mac1, k1, 32, 2);
     crypto_auth_hmacsha256(tok, tpk, 32, mac1);
     rc |= crypto_scalarmult(k2, tsk, cpk); /* terminal */
-    kdf(mac2, k2, 32, NULL, 0, 2);
+    kdf(mac2, k2, 32, 2);
     rc |= crypto_auth_hmacsha256_verify(tok, tpk, 32, mac2);
     sodium_memzero(tsk, sizeof tsk), sodium_memzero(k1, sizeof k1);
     sodium_memzero(k2, sizeof k2), sodium_memzero(mac1, sizeof mac1);
@@ -656,19 +653,19 @@ static int pace(const pp_run *r)
     uint8_t cpk[32], csk[32], tpk[32], tsk[32], kc[32], kt[32], mc[32], mt[32];
     uint8_t tc[32], tt[32], ks[48];
     mrz_info(mrz, ml, info);
-    kdf(kpi_c, info, sizeof info, NULL, 0, 3); /* chip (stored at issuance) */
+    kdf(kpi_c, info, sizeof info, 3); /* chip (stored at issuance) */
     randombytes_buf(s, sizeof s);
     crypto_stream_chacha20_xor(z, s, sizeof s, n0, kpi_c);
-    kdf(kpi_t, info, sizeof info, NULL, 0, 3); /* terminal (read the MRZ) */
+    kdf(kpi_t, info, sizeof info, 3); /* terminal (read the MRZ) */
     crypto_stream_chacha20_xor(s2, z, sizeof z, n0, kpi_t);
     x25519_pair(cpk, csk);
     x25519_pair(tpk, tsk);
     int rc = crypto_scalarmult(kc, csk, tpk);
     memcpy(ks, kc, 32), memcpy(ks + 32, s, 16);
-    kdf(mc, ks, 48, NULL, 0, 2);
+    kdf(mc, ks, 48, 2);
     rc |= crypto_scalarmult(kt, tsk, cpk);
     memcpy(ks, kt, 32), memcpy(ks + 32, s2, 16);
-    kdf(mt, ks, 48, NULL, 0, 2);
+    kdf(mt, ks, 48, 2);
     crypto_auth_hmacsha256(tc, tpk, 32, mc); /* the chip's token */
     crypto_auth_hmacsha256(tt, cpk, 32, mt); /* the terminal's */
     rc |= crypto_auth_hmacsha256_verify(tc, tpk, 32, mt);
@@ -680,7 +677,7 @@ static int pace(const pp_run *r)
     return rc ? -1 : 0;
 }
 
-static int build_dgs(const pp_result *res, pp_run *r)
+static int build_dgs(pp_run *r)
 {
     uint8_t mrz[96];
     size_t n = mrz_chars(r->in[PP_MRZ], r->inlen[PP_MRZ], mrz);
@@ -702,7 +699,6 @@ static int build_dgs(const pp_result *res, pp_run *r)
     r->dg[DG14] = dg_make(dg_tag[DG14], t, v, l, 1, &r->dglen[DG14]);
     v[0] = r->aa.pk, l[0] = r->aa.pklen, t[0] = 0x04;
     r->dg[DG15] = dg_make(dg_tag[DG15], t, v, l, 1, &r->dglen[DG15]);
-    (void)res;
     for (int i = 0; i < PP_NDG; i++)
         if (!r->dg[i])
             return -1;
@@ -884,7 +880,7 @@ static int one_run(pp_result *res, pp_run *r, const passport_opts *po, size_t ru
         return fail(res, "the chip's AA key generation failed");
     x25519_pair(r->ca_pk, r->ca_sk);
     t[PS_BUILD] = now_ns();
-    if (build_dgs(res, r))
+    if (build_dgs(r))
         return fail(res, "building the data groups failed (the MRZ is not one)");
     t[PS_HASH] = now_ns();
     for (int i = 0; i < PP_NDG; i++)

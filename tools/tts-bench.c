@@ -85,12 +85,14 @@ static void usage(FILE *f)
             "  (-n default 15; always quick).\n"
             "passport: the ePassport-issuance flow (load, chip keys, data groups, hashing,\n"
             "  CSCA/DS PKI, SOD signature, Passive, Active and Chip Authentication, PACE)\n"
-            "  per suite (default all: %s),\n"
+            "  per --suite NAME (repeatable; default all):\n"
+            "    %s\n"
             "  median and quartiles of --runs N runs (default 5). INPUTS: --mrz-file F\n"
             "  --portrait F --finger1 F --finger2 F --signature F (default: synthetic\n"
             "  files of 90 B, 20 KB, 12 KB, 12 KB, 6 KB). --card: Active Authentication\n"
-            "  of the TTS suites also on the 8051 card image in s51 (images in --card-dir,\n"
-            "  $TTS_CARD_DIR or %s); --published: the study's figures beside.\n"
+            "  of the TTS suites also on the 8051 card image in s51 (from --card-dir DIR,\n"
+            "  else $TTS_CARD_DIR, else %s).\n"
+            "  --published: the study's figures beside this run, with their caveat.\n"
             "--json FILE, --csv FILE: reports with the environment, aggregates and\n"
             "  per-run samples (schema: docs/bench-schema.json, installed with the docs).\n"
             "--plot DIR: gnuplot script, data and SVG + PNG charts in DIR (made if\n"
@@ -278,7 +280,10 @@ static int passport_cli(int argc, char **argv)
             fprintf(stderr, "tts-bench: passport: %s needs a value\n", a);
             return 2;
         }
-        if (in >= 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (in >= 0) {
             po.input[in] = val;
             po.given[in] = 1;
         } else if (strcmp(a, "--suite") == 0) {
