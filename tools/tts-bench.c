@@ -406,9 +406,21 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--cold") == 0) {
             cold = 1;
         } else if (strcmp(a, "-n") == 0) {
-            if (parse_count("", a, val, 1000000, &runs))
+            char *end;
+            errno = 0;
+            unsigned long v = strtoul(val, &end, 10);
+            if (*end || errno || val[0] == '-' || v < 1 || v > 1000000) {
+                fprintf(stderr, "tts-bench: -n wants 1..1000000, not \"%s\"\n", val);
                 return 2;
-        } else if (!report_option(&o, a, val)) {
+            }
+            runs = v;
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = val;
+        } else if (strcmp(a, "--csv") == 0) {
+            o.csv = val;
+        } else if (strcmp(a, "--plot") == 0) {
+            o.plot = val;
+        } else {
             fprintf(stderr, "tts-bench: unknown option \"%s\"\n", a);
             usage(stderr);
             return 2;
