@@ -10,6 +10,7 @@
  *   exp_primitives.c the primitives experiment (warm and cold figures)
  *   exp_files.c      the file-signing experiment
  *   exp_table.c      the published tables B and C next to a measurement
+ *   exp_passport.c   the ePassport-issuance experiment (exp_passport.h)
  *   report.c         the environment, the JSON and CSV reports, the charts
  *
  * An adapter is a bench_adapter (primitives) and file_kind entries (files):
@@ -58,6 +59,8 @@ typedef struct {
 } stats;
 
 int summarize(const uint64_t *v, size_t n, stats *s);
+/* A sorted copy of v[0..n-1] (free() it), or NULL. */
+uint64_t *sorted_copy(const uint64_t *v, size_t n);
 
 typedef struct {
     char v[16][96];
@@ -299,6 +302,14 @@ void csv_files(FILE *f, const file_list *fl);
 int csv_end(FILE *f, const char *path);
 int plot_bars(const char *dir, const char *name, const scheme_list *l, const env *e);
 int plot_files(const char *dir, const file_list *fl, const env *e);
+
+/* An experiment's own chart: plot_stream() opens DIR/NAME (written whole
+ * by plot_stream_close), plot_terminals() opens the loop over SVG and PNG
+ * (the script closes it with "}"), plot_render() runs gnuplot on them. */
+FILE *plot_stream(const char *dir, const char *name);
+int plot_stream_close(FILE *f, const char *dir, const char *name);
+void plot_terminals(FILE *f, int w, int h);
+int plot_render(const char *dir, const char *script, const char *data);
 
 /* ---- the experiments ---- */
 

@@ -415,6 +415,20 @@ static int run_gnuplot(const char *dir, const char *script, const char *data)
     return -1;
 }
 
+/* For an experiment that draws its own chart (exp_passport.c): the data
+ * and script streams, the two terminals, and gnuplot, under the same file
+ * rules as the charts below. */
+FILE *plot_stream(const char *dir, const char *name) { return plot_open(dir, name); }
+int plot_stream_close(FILE *f, const char *dir, const char *name)
+{
+    return plot_close(f, dir, name);
+}
+void plot_terminals(FILE *f, int w, int h) { gp_loop_open(f, w, h); }
+int plot_render(const char *dir, const char *script, const char *data)
+{
+    return run_gnuplot(dir, script, data);
+}
+
 /* Bars: median sign and verify time of every scheme measured (primitives
  * and table), on a log axis: RSA-3072 signing and TTS verification are
  * three orders of magnitude apart. */

@@ -18,6 +18,17 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A sorted copy of v (the experiments with statistics of their own). */
+uint64_t *sorted_copy(const uint64_t *v, size_t n)
+{
+    uint64_t *w = malloc(n * sizeof *w);
+    if (w) {
+        memcpy(w, v, n * sizeof *w);
+        qsort(w, n, sizeof *w, cmp_u64);
+    }
+    return w;
+}
+
 /* Median, min, max and mean of v[0..n-1], from a sorted copy: the
  * reports keep the samples in run order (first-run effects stay
  * visible). */

@@ -6,6 +6,8 @@
  *
  * usage: tts-bench primitives|table|files [--quick] [--cold] [-n RUNS]
  *                  [--json FILE] [--csv FILE] [--plot DIR]
+ *        tts-bench passport [--suite NAME ...] [--runs N] [INPUTS] [--card]
+ *                  [--published] [--json FILE] [--csv FILE] [--plot DIR]
  *        tts-bench --help
  *
  * primitives: key generation, signing and verification of a 32-byte
@@ -42,12 +44,20 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fileio.h"
 #include "harness.h"
+#include "exp_passport.h"
+#include "cardsim.h"
+#include "fileio.h"
+
+#ifndef CARD_IMAGE_DIR
+#define CARD_IMAGE_DIR "8051"
+#endif
 
 /* ---- the harness's files, under the tools' file rules (tools/fileio.h) ---- */
 
@@ -106,6 +116,8 @@ static void usage(FILE *f)
             "usage: tts-bench primitives [--quick] [--cold] [-n RUNS] [REPORTS]\n"
             "       tts-bench files      [--quick] [-n RUNS] [REPORTS]\n"
             "       tts-bench table      [--cold] [-n RUNS] [REPORTS]\n"
+            "       tts-bench passport   [--suite NAME ...] [--runs N] [INPUTS] [--card]\n"
+            "                            [--card-dir DIR] [--published] [REPORTS]\n"
             "       tts-bench --help\n"
             "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
             "primitives: keygen/sign/verify of TTS (every backend), ECDSA (sect163k1,\n"
@@ -123,6 +135,16 @@ static void usage(FILE *f)
             "  -n: runs per size (default 10); --quick: 1 KB, 100 KB and 1 MB, 3 runs.\n"
             "table: the published tables B and C (2004) next to a quick measurement\n"
             "  (-n default 15; always quick).\n"
+            "passport: the ePassport-issuance flow (load, chip keys, data groups, hashing,\n"
+            "  CSCA/DS PKI, SOD signature, Passive, Active and Chip Authentication, PACE)\n"
+            "  per --suite NAME (repeatable; default all):\n"
+            "    %s\n"
+            "  median and quartiles of --runs N runs (default 5). INPUTS: --mrz-file F\n"
+            "  --portrait F --finger1 F --finger2 F --signature F (default: synthetic\n"
+            "  files of 90 B, 20 KB, 12 KB, 12 KB, 6 KB). --card: Active Authentication\n"
+            "  of the TTS suites also on the 8051 card image in s51 (from --card-dir DIR,\n"
+            "  else $TTS_CARD_DIR, else %s).\n"
+            "  --published: the study's figures beside this run, with their caveat.\n"
             "--json FILE, --csv FILE: reports with the environment, aggregates and\n"
             "  per-run samples (schema: docs/bench-schema.json, installed with the docs).\n"
             "--plot DIR: gnuplot script, data and SVG + PNG charts in DIR (made if\n"
@@ -130,7 +152,279 @@ static void usage(FILE *f)
             "  and the exit status is 1.\n"
             "--force: replace existing reports and charts (never an input; a link is\n"
             "  replaced, not followed).\n"
-            "exit status: 0 ok, 1 a failed operation, report or chart, 2 usage error.\n");
+            "exit status: 0 ok, 1 a failed operation, report or chart, 2 usage error.\n",
+            passport_suite_list(), CARD_IMAGE_DIR);
+}
+
+/* --json, --csv, --plot FILE: 1 if a is one of them (val recorded). */
+static int report_option(outputs *o, const char *a, const char *val)
+{
+    if (strcmp(a, "--json") == 0)
+        o->json = val;
+    else if (strcmp(a, "--csv") == 0)
+        o->csv = val;
+    else if (strcmp(a, "--plot") == 0)
+        o->plot = val;
+    else
+        return 0;
+    return 1;
+}
+
+/* A run count 1..max for option opt: 0, or -1 with the message. */
+static int parse_count(const char *who, const char *opt, const char *val, unsigned long max,
+                       size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(val, &end, 10);
+    if (*end || errno || val[0] == '-' || v < 1 || v > max) {
+        fprintf(stderr, "tts-bench: %s%s wants 1..%lu, not \"%s\"\n", who, opt, max, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* ---- passport: the command line, its inputs and the card ---- */
+
+/* The card of --card: images DIR/tts-M-N.ihx (the 8032 family, 12T) in
+ * s51 at 3.57 MHz, driven through tools/cardsim.h. */
+typedef struct {
+    const char *dir;
+    char path[2][4200];
+    unsigned m[2];
+} card_ctx;
+
+static const char *card_image(void *ctx, const tts_params *p)
+{
+    card_ctx *c = ctx;
+    struct stat st;
+    for (int i = 0; i < 2; i++) {
+        if (c->m[i] == 0 || c->m[i] == tts_params_m(p)) {
+            c->m[i] = tts_params_m(p);
+            snprintf(c->path[i], sizeof c->path[i], "%s/tts-%u-%u.ihx", c->dir, tts_params_m(p),
+                     tts_params_n(p));
+            return stat(c->path[i], &st) == 0 && S_ISREG(st.st_mode) ? c->path[i] : NULL;
+        }
+    }
+    return NULL;
+}
+
+/* One card session: SET PIN, PUT KEY (the whole key), COMMIT KEY, VERIFY,
+ * SIGN the digest, GET CYCLES (SIGN's machine cycles). The batch held the
+ * key: wiped before it is freed. */
+static int card_sign(void *ctx, const tts_params *p, const uint8_t *sk, const uint8_t *digest,
+                     uint8_t *sig, uint64_t *cycles, char *err, size_t errlen)
+{
+    static const uint8_t pin[4] = {'2', '5', '8', '0'};
+    const char *image = card_image(ctx, p);
+    const size_t skb = tts_sk_bytes(p);
+    const unsigned m = tts_params_m(p), n = tts_params_n(p);
+    if (!image) {
+        snprintf(err, errlen, "no card image of %s", tts_params_name(p));
+        return -1;
+    }
+    card_batch b;
+    card_init(&b, image, "8032", 3.57);
+    card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
+    for (size_t off = 0; off < skb; off += 255)
+        card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, sk + off,
+                 (uint8_t)(skb - off < 255 ? skb - off : 255));
+    card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+    size_t v = card_add(&b, CARD_VERIFY, 0, 0, pin, sizeof pin);
+    b.cmd[v].cla = CARD_CLA_ISO;
+    size_t s = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
+    size_t c = card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+    int rc = card_run(&b) == 0 && b.nresp >= b.ncmd ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "the simulator failed (%s)", image);
+    for (size_t k = 0; !rc && k < b.nresp; k++)
+        if (b.resp[k].sw != CARD_SW_OK) {
+            snprintf(err, errlen, "INS %02X answered %04X (%s)", b.cmd[k].ins, b.resp[k].sw,
+                     card_sw_name(b.resp[k].sw));
+            rc = -1;
+        }
+    if (!rc && (b.resp[s].len != n || b.resp[c].len != 4)) {
+        snprintf(err, errlen, "SIGN answered %u bytes, GET CYCLES %u", b.resp[s].len,
+                 b.resp[c].len);
+        rc = -1;
+    }
+    if (!rc) {
+        memcpy(sig, b.resp[s].data, n);
+        const uint8_t *d = b.resp[c].data;
+        *cycles = (uint64_t)d[0] << 24 | (uint64_t)d[1] << 16 | (uint64_t)d[2] << 8 | d[3];
+    }
+    sodium_memzero(b.cmd, b.cap * sizeof *b.cmd);
+    card_free(&b);
+    return rc;
+}
+
+/* The image answers GET INFO as a card of set p within 10 s. */
+static int card_probe(const char *image, const tts_params *p)
+{
+    card_batch b;
+    card_init(&b, image, "8032", 3.57);
+    b.timeout = 10;
+    card_add(&b, CARD_GET_INFO, 0, 0, NULL, 0);
+    int ok = card_run(&b) == 0 && b.nresp >= 1 && b.resp[0].sw == CARD_SW_OK &&
+             b.resp[0].len == 7 && b.resp[0].data[0] == tts_params_m(p) &&
+             b.resp[0].data[1] == tts_params_n(p);
+    card_free(&b);
+    return ok;
+}
+
+/* The synthetic inputs, written to a temporary folder (removed at the
+ * end, and on SIGINT, SIGTERM, SIGHUP: tools/fileio.h). */
+static char pp_tmp[4096];
+static char pp_file[PP_NINPUTS][4200];
+
+static int pp_write_inputs(passport_opts *po)
+{
+    char err[512];
+    uint8_t *buf = NULL;
+    if (fileio_temp_dir(pp_tmp, sizeof pp_tmp, "tts-bench", 0, err, sizeof err) != FILEIO_OK) {
+        pp_tmp[0] = '\0';
+        fprintf(stderr, "tts-bench: passport: %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < PP_NINPUTS; i++) {
+        if (po->given[i])
+            continue;
+        snprintf(pp_file[i], sizeof pp_file[i], "%s/%s", pp_tmp, pp_input_names[i]);
+        uint8_t *nb = realloc(buf, pp_input_bytes[i]);
+        FILE *f = nb ? fopen(pp_file[i], "wb") : NULL;
+        buf = nb ? nb : buf;
+        if (f)
+            pp_synthetic(i, buf);
+        if (!f || fwrite(buf, 1, pp_input_bytes[i], f) != pp_input_bytes[i] || fclose(f) != 0) {
+            fprintf(stderr, "tts-bench: passport: writing %s: %s\n", pp_file[i],
+                    strerror(errno));
+            free(buf);
+            return -1;
+        }
+        po->input[i] = pp_file[i];
+    }
+    free(buf);
+    return 0;
+}
+
+static int passport_cli(int argc, char **argv)
+{
+    static const char *const in_opt[PP_NINPUTS] = {"--mrz-file", "--portrait", "--finger1",
+                                                   "--finger2", "--signature"};
+    passport_opts po;
+    outputs o = {0};
+    int card = 0;
+    const char *card_dir = getenv("TTS_CARD_DIR");
+    memset(&po, 0, sizeof po);
+    po.runs = 5;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int in = -1;
+        for (int k = 0; k < PP_NINPUTS; k++)
+            if (strcmp(a, in_opt[k]) == 0)
+                in = k;
+        int takes = in >= 0 || strcmp(a, "--suite") == 0 || strcmp(a, "--runs") == 0 ||
+                    strcmp(a, "-n") == 0 || strcmp(a, "--json") == 0 ||
+                    strcmp(a, "--csv") == 0 || strcmp(a, "--plot") == 0 ||
+                    strcmp(a, "--card-dir") == 0;
+        if (takes && (!val || !*val)) {
+            fprintf(stderr, "tts-bench: passport: %s needs a value\n", a);
+            return 2;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (in >= 0) {
+            po.input[in] = val;
+            po.given[in] = 1;
+        } else if (strcmp(a, "--suite") == 0) {
+            if (!passport_suite_known(val)) {
+                fprintf(stderr, "tts-bench: passport: unknown suite \"%s\" (known: %s)\n", val,
+                        passport_suite_list());
+                return 2;
+            }
+            if (po.nsuites == PP_MAX_SUITES) {
+                fprintf(stderr, "tts-bench: passport: at most %d --suite\n", PP_MAX_SUITES);
+                return 2;
+            }
+            po.suite[po.nsuites++] = val;
+        } else if (strcmp(a, "--runs") == 0 || strcmp(a, "-n") == 0) {
+            if (parse_count("passport: ", a, val, 100000, &po.runs))
+                return 2;
+        } else if (strcmp(a, "--card-dir") == 0) {
+            card_dir = val;
+        } else if (strcmp(a, "--card") == 0) {
+            card = 1;
+        } else if (strcmp(a, "--published") == 0) {
+            po.published = 1;
+        } else if (strcmp(a, "--force") == 0) {
+            o.force = 1;
+        } else if (!report_option(&o, a, val)) {
+            fprintf(stderr, "tts-bench: passport: unknown option \"%s\"\n", a);
+            return 2;
+        }
+        i += takes;
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "tts-bench: libsodium initialisation failed\n");
+        return 1;
+    }
+    static card_ctx cc;
+    static passport_card pc;
+    if (card) {
+        cc.dir = card_dir ? card_dir : CARD_IMAGE_DIR;
+        int any = 0;
+        for (size_t k = 0; k < (po.nsuites ? po.nsuites : PP_MAX_SUITES); k++) {
+            static const char *const tts_suites[2] = {"TTS(20,28)", "TTS(36,50)"};
+            const tts_params *p;
+            const char *name = po.nsuites ? po.suite[k] : k < 2 ? tts_suites[k] : "";
+            if (!passport_suite_tts(name, &p))
+                continue;
+            const char *img = card_image(&cc, p);
+            if (!img) {
+                fprintf(stderr, "tts-bench: passport: --card: no card image %s/tts-%u-%u.ihx "
+                        "(build the images with SDCC, or name their folder with --card-dir)\n",
+                        cc.dir, tts_params_m(p), tts_params_n(p));
+                return 2;
+            }
+            if (!card_probe(img, p)) {
+                fprintf(stderr, "tts-bench: passport: --card: %s does not answer GET INFO as a "
+                        "%s card within 10 s (is s51 on PATH?)\n", img, tts_params_name(p));
+                return 2;
+            }
+            any = 1;
+        }
+        if (!any) {
+            fprintf(stderr, "tts-bench: passport: --card needs a TTS suite (the card images "
+                            "are TTS)\n");
+            return 2;
+        }
+        pc = (passport_card){&cc, card_sign, card_image, "8032", 3.57, 12};
+        po.card = &pc;
+    }
+    char err[1024] = "";
+    for (int i = 0; i < PP_NINPUTS; i++)
+        if (po.given[i])
+            fileio_note_input(po.input[i]);
+    if (pp_write_inputs(&po) || passport_check_inputs(&po, err, sizeof err)) {
+        if (pp_tmp[0])
+            fileio_temp_done(pp_tmp, 1);
+        if (err[0])
+            fprintf(stderr, "tts-bench: passport: %s\n", err);
+        return 2;
+    }
+    if (outputs_open(&o)) {
+        outputs_discard(&o);
+        fileio_temp_done(pp_tmp, 1);
+        return 2;
+    }
+    static char autob[16];
+    snprintf(autob, sizeof autob, "%s", tts_backend());
+    po.skip_dg_check = getenv("TTS_BENCH_PASSPORT_SKIP_DG_CHECK") != NULL;
+    int rc = cmd_passport(&po, stdout, &o, autob);
+    fileio_temp_done(pp_tmp, 1);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -145,6 +439,8 @@ int main(int argc, char **argv)
         return 0;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "passport") == 0)
+        return passport_cli(argc, argv);
     outputs o = {0};
     int quick = 0, cold = 0;
     size_t runs = 0;
