@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "internal.h"
+#include "plan.h"
 
 #define NSETS_MAX 8
 

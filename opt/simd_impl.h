@@ -41,6 +41,7 @@
 
 #include "ct.h"
 #include "gf256.h"
+#include "plan.h"
 #include "internal.h"
 
 typedef __m256i vec;

@@ -16,6 +16,8 @@ prog="$top_builddir/tests/test_ct"
 command -v "$VALGRIND" >/dev/null 2>&1 || { echo "1..0 # SKIP valgrind not found"; exit 0; }
 # Valgrind cannot run AddressSanitizer binaries (both own the shadow memory).
 [ "${SANITIZED:-no}" = yes ] && { echo "1..0 # SKIP sanitized build (--enable-sanitizers)"; exit 0; }
+out=$(mktemp) || exit 99
+trap 'rm -f "$out"' EXIT
 vg() { "$VALGRIND" -q --error-exitcode=99 --exit-on-first-error=no "$@"; }
 t=0
 fail=0
@@ -32,8 +34,11 @@ for be in $("$prog" backends); do
         echo "# backend $be: not built or not supported by this CPU: skipped"
         continue
     fi
-    TTS_BACKEND=$be vg --track-origins=yes "$prog"
-    say $? "$be: keygen and signing constant time for all eight sets under memcheck"
+    # the program's own lines become TAP comments
+    TTS_BACKEND=$be vg --track-origins=yes "$prog" >"$out" 2>&1
+    st=$?
+    sed 's/^/#   /' "$out"
+    say $st "$be: keygen and signing constant time for all eight sets under memcheck"
 done
 echo "# backend gfni: skipped: valgrind $("$VALGRIND" --version 2>/dev/null | sed 's/valgrind-//') cannot run GFNI/AVX-512 code (see docs/PERFORMANCE.md, constant time)"
 echo "1..$t"
