@@ -1091,7 +1091,7 @@ static void json_report(FILE *f, const pp_result *v, size_t n, const passport_op
         fprintf(f, "%s\n    {\"name\": \"%s\", \"bytes\": %zu, \"file\": ", i ? "," : "",
                 pp_input_names[i], inbytes[i]);
         if (po->given[i])
-            json_str(f, po->input[i]);
+            json_write_str(f, po->input[i]);
         else
             fprintf(f, "null");
         fprintf(f, "}");
@@ -1100,7 +1100,7 @@ static void json_report(FILE *f, const pp_result *v, size_t n, const passport_op
     for (int s = 0; s < PS_N; s++) {
         fprintf(f, "%s\n    {\"step\": \"%s\", \"role\": \"%s\", \"what\": ", s ? "," : "",
                 ps_name[s], ps_role[s]);
-        json_str(f, ps_what[s]);
+        json_write_str(f, ps_what[s]);
         fprintf(f, "}");
     }
     fprintf(f, "\n  ],\n  \"card\": ");
@@ -1124,7 +1124,7 @@ static void json_report(FILE *f, const pp_result *v, size_t n, const passport_op
         fprintf(f, "]},\n     \"verified\": true, \"tamper_rejected\": true,\n     \"card\": ");
         if (r->on_card) {
             fprintf(f, "{\"image\": ");
-            json_str(f, r->image);
+            json_write_str(f, r->image);
             fprintf(f, ", \"sign_cycles\": ");
             json_q(f, &r->stc);
             fprintf(f, ", \"sign_cycles_per_run\": ");
@@ -1151,14 +1151,14 @@ static void json_report(FILE *f, const pp_result *v, size_t n, const passport_op
     fprintf(f, "\n  ]");
     if (po->published) {
         fprintf(f, ",\n  \"published\": {\"caveat\": ");
-        json_str(f, caveat);
+        json_write_str(f, caveat);
         fprintf(f, ", \"rows\": [");
         for (size_t i = 0; i < COUNT(published); i++) {
             const pp_result *r = published[i].here ? find(v, n, published[i].here) : NULL;
             fprintf(f, "%s\n    {\"suite\": \"%s\", \"measured_as\": ", i ? "," : "",
                     published[i].suite);
             if (published[i].here)
-                json_str(f, published[i].here);
+                json_write_str(f, published[i].here);
             else
                 fprintf(f, "null");
             fprintf(f, ", \"sign_ms\": %.6g, \"verify_ms\": %.6g, \"pipeline_ms\": %.6g, "

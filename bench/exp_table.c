@@ -189,7 +189,7 @@ static void json_table(FILE *f, const scheme_list *l)
         fprintf(f, "%s\n    {\"scheme\": \"%s\", \"measured_as\": ", i ? "," : "",
                 table_b[i].name);
         if (table_b[i].match)
-            json_str(f, table_b[i].match);
+            json_write_str(f, table_b[i].match);
         else
             fprintf(f, "null");
         fprintf(f, ", \"published_ms\": ");

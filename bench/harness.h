@@ -26,6 +26,7 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
+#include "json.h" /* challenge/json.h: the string writer */
 #include "tts.h"
 
 #if defined(__clang__)
@@ -290,7 +291,6 @@ void outputs_discard(outputs *o);
 /* timing: "warm" or "cold" (primitives and table), NULL for files. */
 void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
                const skiplist *sk, const char *timing);
-void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v, int have);
 void json_prim_results(FILE *f, const scheme_list *l);
 void json_files_results(FILE *f, const file_list *fl);

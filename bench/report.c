@@ -74,20 +74,6 @@ void print_env(const env *e, size_t runs, const char *per)
 
 /* ---- JSON ---- */
 
-void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned char)*s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_stats(FILE *f, const stats *s)
 {
     fprintf(f, "{\"median\": %.1f, \"min\": %.1f, \"max\": %.1f, \"mean\": %.1f}", s->med,
@@ -123,19 +109,19 @@ void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
     if (timing)
         fprintf(f, "  \"timing\": \"%s\",\n", timing);
     fprintf(f, "  \"environment\": {\n    \"cpu\": ");
-    json_str(f, e->cpu);
+    json_write_str(f, e->cpu);
     fprintf(f, ",\n    \"cpu_flags\": ");
-    json_str(f, e->flags);
+    json_write_str(f, e->flags);
     fprintf(f, ",\n    \"cores\": %ld,\n    \"os\": ", e->cores);
-    json_str(f, e->os);
+    json_write_str(f, e->os);
     fprintf(f, ",\n    \"compiler\": ");
-    json_str(f, COMPILER);
+    json_write_str(f, COMPILER);
     fprintf(f, ",\n    \"cflags\": ");
-    json_str(f, TTS_BENCH_CFLAGS);
+    json_write_str(f, TTS_BENCH_CFLAGS);
     fprintf(f, ",\n    \"openssl\": ");
-    json_str(f, OpenSSL_version(OPENSSL_VERSION));
+    json_write_str(f, OpenSSL_version(OPENSSL_VERSION));
     fprintf(f, ",\n    \"libsodium\": ");
-    json_str(f, sodium_version_string());
+    json_write_str(f, sodium_version_string());
     fprintf(f, ",\n    \"libtts\": \"%s\",\n    \"default_backend\": \"%s\",\n", TTS_VERSION_STRING,
             e->autob);
     fprintf(f, "    \"cycle_source\": \"%s\",\n    \"date\": \"%s\"\n  },\n", CYCLE_SOURCE,
@@ -143,7 +129,7 @@ void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
     fprintf(f, "  \"skipped\": [");
     for (size_t i = 0; i < sk->n; i++) {
         fprintf(f, "%s", i ? ", " : "");
-        json_str(f, sk->v[i]);
+        json_write_str(f, sk->v[i]);
     }
     fprintf(f, "]");
 }
@@ -178,7 +164,7 @@ void json_prim_results(FILE *f, const scheme_list *l)
 void json_files_results(FILE *f, const file_list *fl)
 {
     fprintf(f, ",\n  \"size_unit\": \"KB = 1024 B, MB = 1048576 B\",\n  \"input\": ");
-    json_str(f, "ChaCha20 keystream (crypto_stream_chacha20), zero key, nonce = size in bytes "
+    json_write_str(f, "ChaCha20 keystream (crypto_stream_chacha20), zero key, nonce = size in bytes "
                 "(64-bit little-endian)");
     fprintf(f, ",\n  \"results\": [\n");
     for (size_t k = 0; k < fl->n; k++) {
@@ -187,11 +173,11 @@ void json_files_results(FILE *f, const file_list *fl)
                 fs->k->name, fs->k->family, fs->backend);
         fprintf(f, "\"sig_bytes\": %zu,\n     \"hash_step\": ", fs->siglen);
         if (fs->k->hash_step)
-            json_str(f, fs->k->hash_step);
+            json_write_str(f, fs->k->hash_step);
         else
             fprintf(f, "null");
         fprintf(f, ",\n     \"sign_step\": ");
-        json_str(f, fs->k->sign_step);
+        json_write_str(f, fs->k->sign_step);
         fprintf(f, ",\n     \"sizes\": [");
         for (size_t i = 0; i < fl->nsizes; i++) {
             const fseries *r = &fs->res[i];

@@ -1,4 +1,4 @@
-/* The strict JSON reader of challenge/json.h. */
+/* The JSON string writer and the strict reader of challenge/json.h. */
 #include "json.h"
 
 #include <stdarg.h>
@@ -294,4 +294,18 @@ const json_node *json_get(const json_node *obj, const char *key)
         if (strcmp(c->key, key) == 0)
             return c;
     return NULL;
+}
+
+void json_write_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
 }

@@ -1,5 +1,6 @@
 /*
- * A strict reader for the small JSON documents of the challenge (its
+ * JSON: the string writer of every report (challenge, lab, break, bench),
+ * and a strict reader for the small documents of the challenge (its
  * manifests and index): RFC 8259 objects, arrays, strings, non-negative
  * integers, true, false and null, with these refusals on top: duplicate
  * keys, anything after the top-level value, string escapes other than
@@ -12,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define JSON_MAX_DEPTH 8
 #define JSON_MAX_NODES 20000
@@ -36,5 +38,10 @@ void json_free(json_node *root);
 
 /* The member of object obj named key, or NULL. */
 const json_node *json_get(const json_node *obj, const char *key);
+
+/* The writer every JSON report of the project uses for its strings: s
+ * quoted, with '"', '\\' and the control characters escaped (what the
+ * reader above accepts back). */
+void json_write_str(FILE *f, const char *s);
 
 #endif

@@ -39,14 +39,16 @@ char *chal_manifest_render(const tts_params *p, const uint8_t pk_sha256[32],
             "  \"digest_bytes\": %zu,\n"
             "  \"pk_sha256\": \"%s\",\n"
             "  \"prize_usd\": %u,\n  \"claimed_bits\": %u,\n"
-            "  \"issued\": \"%s\",\n"
-            "  \"commitment_label\": \"" COMMITMENT_LABEL "\",\n"
-            "  \"commitment\": \"%s\",\n"
-            "  \"messages\": [",
+            "  \"issued\": ",
             tts_params_name(p), tts_params_m(p), tts_params_n(p),
             tts_params_v(p), tts_params_a(p), tts_params_b(p),
-            tts_pk_bytes(p), tts_sig_bytes(p), db, pkhex, e->prize, e->bits,
-            date, commitment);
+            tts_pk_bytes(p), tts_sig_bytes(p), db, pkhex, e->prize, e->bits);
+    json_write_str(f, date);
+    fprintf(f, ",\n"
+               "  \"commitment_label\": \"" COMMITMENT_LABEL "\",\n"
+               "  \"commitment\": \"%s\",\n"
+               "  \"messages\": [",
+            commitment);
     for (unsigned i = 1; i <= k; i++) {
         sodium_bin2hex(dhex, sizeof dhex, digests + (size_t)(i - 1) * db, db);
         fprintf(f, "%s\n    {\"index\": %u, \"file\": \"msg-%u.txt\", "
@@ -70,9 +72,9 @@ char *chal_index_render(unsigned mask, unsigned k, const char *date,
 
     if (!f)
         return NULL;
-    fprintf(f, "{\n  \"challenge\": \"" CHALLENGE_NAME "\",\n"
-               "  \"issued\": \"%s\",\n  \"instances\": %u,\n  \"sets\": [",
-            date, k);
+    fprintf(f, "{\n  \"challenge\": \"" CHALLENGE_NAME "\",\n  \"issued\": ");
+    json_write_str(f, date);
+    fprintf(f, ",\n  \"instances\": %u,\n  \"sets\": [", k);
     for (size_t i = 0; i < tts_params_count(); i++)
         if (mask & (1u << i)) {
             fprintf(f, "%s\"%s\"", first ? "" : ", ",

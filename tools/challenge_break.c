@@ -18,6 +18,7 @@
 #include "challenge.h"
 #include "challenge_cli.h"
 #include "fileio.h"
+#include "json.h"
 #include "tts.h"
 #include "ttsfile.h"
 
@@ -205,10 +206,9 @@ static void report_json(FILE *o, const tts_params *p, const uint8_t *pk,
             tts_params_name(p), hx, sx);
     fprintf(o, "  \"result\": \"%s\",\n", status == CHAL_OK ? "key recovered" : "no TTS structure");
     if (status != CHAL_OK) {
-        fputs("  \"reason\": \"", o);
-        for (const char *c = why; *c; c++)
-            fputc(*c == '"' || *c == '\\' ? '\'' : *c, o);
-        fputs("\",\n", o);
+        fputs("  \"reason\": ", o);
+        json_write_str(o, why);
+        fputs(",\n", o);
     }
     fprintf(o, "  \"backend\": \"%s\",\n  \"threads\": %u,\n  \"attempts\": %u,\n",
             tts_backend(), r->threads, r->attempts);
