@@ -98,7 +98,7 @@ fi
 sed -n '/libtts .*/,$p' "$work/build/configure.out"
 
 step "build (library, tools, tests)"
-check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_backends tests/test_file tests/test_sflash tests/test_challenge_lib tests/test_break tests/test_ref_alone"
+check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_backends tests/test_file tests/test_fileio tests/test_sflash tests/test_challenge_lib tests/test_break tests/test_ref_alone"
 (cd "$work/build" && make -j"$jobs" >make.out 2>&1 && make -j"$jobs" $check_progs >>make.out 2>&1) ||
     { tail -40 "$work/build/make.out"; die "build failed"; }
 

@@ -98,7 +98,6 @@ int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
 int fileio_read(const char *path, size_t cap, unsigned flags, uint8_t **buf,
                 size_t *len, mode_t *mode, char *err, size_t errlen);
 
-/* Wipe then free a buffer of len bytes; NULL is allowed. */
 /* name inside the open folder dirfd (dirpath names it in messages), read
  * as fileio_read reads a file: a plain name only (no '/', "." or ".."),
  * never through a symbolic link, a regular file only (checked again on the
@@ -107,6 +106,7 @@ int fileio_read_at(int dirfd, const char *dirpath, const char *name,
                    size_t cap, uint8_t **buf, size_t *len, char *err,
                    size_t errlen);
 
+/* Wipe then free a buffer of len bytes; NULL is allowed. */
 void fileio_free(uint8_t *buf, size_t len);
 
 /* The checks a write makes before it creates anything, to be run before
