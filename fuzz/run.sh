@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the libFuzzer harnesses with clang and run each for a bounded time.
 #   run.sh SRCDIR BUILDDIR [HARNESS ...]
-# Environment: FUZZ_SECONDS (per harness, default 60), CC_FUZZ (clang),
+# Environment: FUZZ_SECONDS (per harness, default 60; 0: replay the
+# committed corpus fuzz/corpus/NAME once, no new inputs), CC_FUZZ (clang),
 # AVX2_CFLAGS and GFNI_CFLAGS (from configure; empty: backend not built),
 # SODIUM_CFLAGS, SODIUM_LIBS, LIB_SOURCES (the library's sources, from
 # Makefile.am). BUILDDIR holds configure's config.h.
@@ -67,8 +68,14 @@ for h in $list; do
     work=$out/$h
     mkdir -p "$work/corpus"
     t0=$(date +%s)
-    (cd "$work" && "$bin" -max_total_time="$secs" -max_len=$maxlen -timeout=20 \
-        -print_final_stats=1 corpus "$src/fuzz/corpus/$h" > log 2>&1)
+    if [ "$secs" = 0 ]; then
+        # every committed input once (the files themselves, no mutation)
+        (cd "$work" && "$bin" -runs=0 -max_len=$maxlen -timeout=20 \
+            -print_final_stats=1 "$src/fuzz/corpus/$h" > log 2>&1)
+    else
+        (cd "$work" && "$bin" -max_total_time="$secs" -max_len=$maxlen -timeout=20 \
+            -print_final_stats=1 corpus "$src/fuzz/corpus/$h" > log 2>&1)
+    fi
     rc=$?
     t1=$(date +%s)
     ex=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)
