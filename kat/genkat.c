@@ -5,8 +5,7 @@
  * re-seeded with the entry's seed, crypto_sign_keypair draws 32 bytes,
  * crypto_sign draws v bytes per attempt).
  *
- * usage: tts-genkat [-n COUNT] [-d DIR] [SET ...]    (default: all sets, 100)
- *        tts-genkat -p    prints the backend in use (TTS_BACKEND overrides) and exits
+ * Usage: tts-genkat --help (kat/tts-genkat.1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -97,6 +96,25 @@ out:
     return rc;
 }
 
+static const char usage_text[] =
+    "usage: tts-genkat [-n COUNT] [-d DIR] [SET ...]\n"
+    "       tts-genkat -p | -l | --help | --version\n"
+    "\n"
+    "Writes PQCsignKAT_tts-M-N.rsp, NIST's known-answer file, for each SET\n"
+    "(default: all eight) into DIR, exactly as NIST's PQCgenKAT_sign does.\n"
+    "\n"
+    "  -n COUNT   entries per file, 1..1000 (default 100)\n"
+    "  -d DIR     the folder to write into (default: the current one)\n"
+    "  -p         print the backend that would be used and exit (TTS_BACKEND\n"
+    "             in the environment chooses another: ref, swar, avx2, gfni)\n"
+    "  -l         list the backends built in and exit\n"
+    "  SET        TTS(20,28), tts-20-28 or 20,28\n"
+    "\n"
+    "Check the files against the committed hashes:\n"
+    "  tts-genkat -d out && (cd out && sha256sum -c SRCDIR/kat/SHA256SUMS)\n"
+    "or simply `make kat`. Every backend writes the same bytes.\n"
+    "exit status: 0 written, 1 a file could not be written, 2 usage error.\n";
+
 int main(int argc, char **argv)
 {
     unsigned count = 100;
@@ -120,8 +138,15 @@ int main(int argc, char **argv)
             for (size_t b = 0; tts_backend_at(b); b++)
                 printf("%s\n", tts_backend_at(b));
             return 0;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("tts-genkat (libtts) %s\n", tts_version());
+            return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: tts-genkat [-p | -l] [-n COUNT] [-d DIR] [SET ...]\n");
+            fprintf(stderr, "tts-genkat: unknown option '%s' (or a missing value)\n"
+                            "tts-genkat: see 'tts-genkat --help'\n", argv[i]);
             return 2;
         } else {
             const tts_params *p = tts_params_get(argv[i]);
