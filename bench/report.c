@@ -247,8 +247,8 @@ int json_end(FILE *f, const char *path)
 void csv_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
               const skiplist *sk, const char *timing)
 {
-    fprintf(f, "# tool: tts-bench %s\n# mode: %s%s\n# runs: %zu\n", TTS_VERSION_STRING, mode,
-            quick ? " --quick" : "", runs);
+    fprintf(f, "# tool: tts-bench %s\n# mode: %s\n# quick: %s\n# runs: %zu\n",
+            TTS_VERSION_STRING, mode, quick ? "true" : "false", runs);
     if (timing)
         fprintf(f, "# timing: %s\n", timing);
     fprintf(f, "# cpu: %s\n# cpu_flags: %s\n# cores: %ld\n# os: %s\n# compiler: %s\n", e->cpu,

@@ -72,7 +72,10 @@ check "-n -3: exit 2" 'refused primitives -n -3'
 check "-n without a value: exit 2" 'refused files -n'
 check "--json without a value: exit 2" 'refused files --quick --json'
 check "--plot without a value: exit 2" 'refused primitives --plot'
-check "table --quick: exit 2" 'refused table --quick'
+check "table --quick: accepted (the table is always quick), CSV and JSON agree on the mode" \
+    '"$BENCH" table --quick -n 10 --json tq.json --csv tq.csv >/dev/null 2>&1 &&
+     grep -q "^# mode: table$" tq.csv && grep -q "^# quick: true$" tq.csv &&
+     grep -q "\"mode\": \"table\"" tq.json'
 check "refused run wrote no report" 'refused files --quick --json bad.json -n x && [ ! -e bad.json ]'
 check "--json in a missing directory: exit 2" 'refused table --json nodir/t.json'
 check "--csv in a missing directory: exit 2" 'refused table --csv nodir/t.csv'

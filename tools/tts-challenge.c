@@ -642,6 +642,12 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return ST_OK;
     }
+    if (strcmp(c, "version") == 0 || strcmp(c, "--version") == 0) {
+        if (argc > 2)
+            return cli_usage("%s: unexpected argument '%s'", c, argv[2]);
+        printf("tts-challenge (libtts) %s\n", tts_version());
+        return ST_OK;
+    }
     if (sodium_init() < 0)
         return cli_fail("libsodium failed to initialise");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -652,7 +658,5 @@ int main(int argc, char **argv)
                                                   "error");
             return st;
         }
-    cli_fail("unknown command '%s'", c);
-    fputs(usage_text, stderr);
-    return ST_ERROR;
+    return cli_usage("unknown command '%s'", c);
 }
