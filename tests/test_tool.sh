@@ -375,6 +375,42 @@ refuse "chmod 600" "a world-readable secret key is refused" \
 chmod 600 open.sec
 run 0 "after chmod 600 the key is accepted" "$TTS" sign -k open.sec -o ok.sig letter
 
+# ---- convert: the file format and raw bytes ----------------------------------
+"$TTS" keygen -o cv 2>/dev/null && printf 'x' >cv.msg && "$TTS" sign -k cv.sec -o cv.sig cv.msg
+for k in pub sec sig; do
+    run 0 "convert --raw of the .$k file" "$TTS" convert --raw -o cv.$k.raw cv.$k
+done
+# the raw bytes are the file's from byte 8 (40 for a secret key)
+tail -c +9 cv.pub | cmp -s - cv.pub.raw && tail -c +41 cv.sec | cmp -s - cv.sec.raw &&
+    tail -c +9 cv.sig | cmp -s - cv.sig.raw && [ "$(stat -c %a cv.sec.raw)" = 600 ]
+check $? "... the raw bytes are the payloads (the secret key's mode 0600)"
+for k in pub sec sig; do
+    run 0 "convert of raw .$k bytes with --params" "$TTS" convert --params "TTS(20,28)" -o cv2.$k cv.$k.raw
+    cmp -s cv2.$k cv.$k
+    check $? "... gives the .$k file back byte for byte (the binding recomputed)"
+done
+run 0 "convert --armor of a raw signature" "$TTS" convert --params 20,28 --armor -o cv.asc cv.sig.raw
+run 0 "... verifies against the raw-converted public key" "$TTS" verify -p cv2.pub -s cv.asc cv.msg
+refuse "raw bytes need --params" "convert of raw bytes without --params: exit 2" \
+    "$TTS" convert -o x cv.pub.raw
+refuse "8680 bytes are no key or signature of TTS(16,22)" \
+    "convert of raw bytes of another set's size: exit 2" \
+    "$TTS" convert --params 16,22 -o x cv.pub.raw
+refuse "holds a TTS(20,28) public key, not TTS(16,22)" \
+    "convert of a file with another --params: exit 2" \
+    "$TTS" convert --params 16,22 -o x cv.pub
+cp cv.sec.raw bad.raw && printf '\001' | dd of=bad.raw bs=1 seek=1398 conv=notrunc 2>/dev/null &&
+    chmod 600 bad.raw
+refuse "malformed secret key" "convert of a corrupted raw secret key: exit 2" \
+    "$TTS" convert --params 20,28 --kind sk -o x bad.raw
+chmod 644 cv.sec.raw
+refuse "chmod 600" "convert of a raw secret key others may read: exit 2" \
+    "$TTS" convert --params 20,28 -o x cv.sec.raw
+refuse "exclude each other" "convert --raw --armor: exit 2" \
+    "$TTS" convert --raw --armor -o x cv.pub
+[ ! -e x ]
+check $? "... and no output written by any refusal"
+
 # ---- command line -----------------------------------------------------------
 refuse "unknown command" "an unknown command exits 2" "$TTS" frobnicate
 [ "$(wc -l <err)" -eq 2 ] && grep -q "unknown command 'frobnicate'" err &&

@@ -39,6 +39,12 @@ static const char usage_text[] =
     "               recompute the public key of a secret key\n"
     "  upgrade-key -k OLD.sec -p KEY.pub -o NEW.sec [--armor] [--force]\n"
     "               bind a format-1 secret key to its public key (format 2)\n"
+    "  convert [--params SET] [--kind pk|sk|sig] [--raw | --armor] [--force]\n"
+    "          -o OUT [IN|-]\n"
+    "               a key or signature between the tts file format and raw\n"
+    "               bytes (a card's export-pk or sign output): a tts file in\n"
+    "               gives raw bytes (--raw) or a file again; raw bytes in\n"
+    "               need --params (the kind follows from the length)\n"
     "  help         show this text (also --help, -h)\n"
     "  version      show the version (also --version)\n"
     "\n"
@@ -481,6 +487,127 @@ static int cmd_pubkey(int argc, char **argv)
 /* A format-1 secret key (no binding) rewritten as format 2, bound to the
  * public key the user supplies: only if the key gives exactly that public
  * key, so a corrupted key is refused, never bound. */
+/* The kind named on the command line, or 0. */
+static int kind_of(const char *name)
+{
+    return !strcmp(name, "pk") ? TTS_FILE_PUBLIC_KEY
+           : !strcmp(name, "sk") ? TTS_FILE_SECRET_KEY
+           : !strcmp(name, "sig") ? TTS_FILE_SIGNATURE : 0;
+}
+
+/* A key or signature between the file format and raw bytes. The input is
+ * a tts file (binary or armored, every check of docs/SPEC.md section 11)
+ * or, failing that, raw bytes of the set --params gives, their kind told
+ * by --kind or their length; a raw secret key must pass tts_sk_check. */
+static int cmd_convert(int argc, char **argv)
+{
+    static const int kinds[] = {TTS_FILE_PUBLIC_KEY, TTS_FILE_SECRET_KEY,
+                                TTS_FILE_SIGNATURE};
+    const char *set = NULL, *kindname = NULL, *out = NULL, *in = "-";
+    int raw = 0, armor = 0, force = 0, want_help = 0, kind = 0, st;
+    const cli_opt opts[] = {
+        {"params", 0, &set, NULL},     {"kind", 0, &kindname, NULL},
+        {"output", 'o', &out, NULL},   {"raw", 0, NULL, &raw},
+        {"armor", 'a', NULL, &armor},  {"force", 'f', NULL, &force},
+        {"help", 'h', NULL, &want_help}, CLI_OPT_END};
+    int n = cli_parse(argc, argv, opts);
+    const tts_params *p = NULL, *want = NULL;
+    uint8_t *buf = NULL, *obj = NULL;
+    size_t len = 0, olen = 0;
+    mode_t mode = 0;
+    char err[ERRLEN];
+
+    if (n < 0)
+        return ST_ERROR;
+    if (want_help)
+        return help();
+    if (n > 1)
+        return cli_usage("convert: unexpected argument '%s'", argv[2]);
+    if (n == 1)
+        in = argv[1];
+    if (!out)
+        return cli_usage("convert: -o OUT is required");
+    if (raw && armor)
+        return cli_usage("convert: --raw and --armor exclude each other");
+    if (kindname && !(kind = kind_of(kindname)))
+        return cli_usage("convert: --kind wants pk, sk or sig, not '%s'",
+                         kindname);
+    if (set && !(want = tts_params_get(set)))
+        return cli_usage("convert: unknown parameter set '%s'", set);
+    const char *inputs[1] = {in};
+    if (check_output(out, armor, force, inputs, 1) != ST_OK)
+        return ST_ERROR;
+    if (fileio_read(in, TTSFILE_MAX_BYTES, FILEIO_STDIN, &buf, &len, &mode,
+                    err, sizeof err) != FILEIO_OK)
+        return cli_fail("%s", err);
+    /* a tts file of the kind asked for (or any kind; the reason kept is
+     * one about the file, not "holds a ..., expected a ...") ... */
+    char why[ERRLEN] = "";
+    for (size_t k = 0; k < 3 && !obj; k++) {
+        if (kind && kinds[k] != kind)
+            continue;
+        if (tts_file_decode(buf, len, kinds[k], 0, &p, &obj, &olen, err,
+                            sizeof err) == TTS_OK)
+            kind = kinds[k];
+        else if (!why[0] || strstr(why, "expected a "))
+            snprintf(why, sizeof why, "%s", err);
+    }
+    /* ... else raw bytes of the set given */
+    if (!obj) {
+        int lenkind = 0;
+        if (!want) {
+            fileio_free(buf, len);
+            return cli_fail("%s: %s; raw bytes need --params SET",
+                            fileio_display(in), why);
+        }
+        for (size_t k = 0; k < 3; k++)
+            if (tts_file_payload_bytes(want, kinds[k]) == len)
+                lenkind = kinds[k];
+        if (!lenkind || (kind && kind != lenkind)) {
+            fileio_free(buf, len);
+            return cli_fail("%s: %zu bytes are no %s of %s (%zu, %zu or %zu "
+                            "bytes)", fileio_display(in), len,
+                            kind ? tts_file_kind_name(kind) : "key or signature",
+                            tts_params_name(want),
+                            tts_pk_bytes(want), tts_sk_bytes(want),
+                            tts_sig_bytes(want));
+        }
+        kind = lenkind;
+        p = want;
+        obj = buf, olen = len, buf = NULL, len = 0;
+        if (kind == TTS_FILE_SECRET_KEY && tts_sk_check(p, obj) != TTS_OK) {
+            fileio_free(obj, olen);
+            return cli_fail("%s: malformed secret key (s1 differs from F(A3 "
+                            "s3), or a singular matrix)", fileio_display(in));
+        }
+    }
+    fileio_free(buf, len);
+    if (want && p != want) {
+        fileio_free(obj, olen);
+        return cli_fail("%s: holds a %s %s, not %s", fileio_display(in),
+                        tts_params_name(p), tts_file_kind_name(kind),
+                        tts_params_name(want));
+    }
+    if (kind == TTS_FILE_SECRET_KEY &&
+        fileio_check_private(in, mode, err, sizeof err) != FILEIO_OK) {
+        fileio_free(obj, olen);
+        return cli_fail("%s", err);
+    }
+    if (raw) {
+        unsigned fl = (force ? FILEIO_FORCE : 0) |
+                      (kind == TTS_FILE_SECRET_KEY ? FILEIO_SECRET : 0);
+        st = fileio_write(out, obj, olen, fl, err, sizeof err);
+        st = st == FILEIO_OK ? ST_OK
+             : cli_fail("%s%s", err, st == FILEIO_EXISTS
+                                         ? "; use --force to overwrite" : "");
+    } else {
+        st = save(out, kind, p, obj,
+                  (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    }
+    fileio_free(obj, olen);
+    return st;
+}
+
 static int cmd_upgrade_key(int argc, char **argv)
 {
     const char *keypath = NULL, *pubpath = NULL, *out = NULL;
@@ -540,7 +667,7 @@ static const struct {
 } commands[] = {
     {"params", cmd_params}, {"keygen", cmd_keygen}, {"sign", cmd_sign},
     {"verify", cmd_verify}, {"pubkey", cmd_pubkey},
-    {"upgrade-key", cmd_upgrade_key},
+    {"upgrade-key", cmd_upgrade_key}, {"convert", cmd_convert},
 };
 
 int main(int argc, char **argv)
