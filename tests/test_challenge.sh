@@ -272,7 +272,8 @@ else
     skip "independent estimate check" "python3 not found"
 fi
 # --- structure: the toy MinRank attack ----------------------------------------
-S=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
+echo 5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a >toy.seed
+S=toy.seed
 run 0 "structure: toy key (4,5,3) broken" "$TC" structure --seed $S
 [ "$(grep -c 'matches the secret' out)" = 2 ] && grep -q 'not a challenge key' out
 check $? "structure: span and kernel recovered and checked against the secret"
@@ -281,7 +282,10 @@ run 1 "structure: the TTS(16,22) shape does not fall in 2000 tries" "$TC" \
 [ "$(grep -c 'does NOT match the secret' out)" = 2 ]
 check $? "structure: a failed recovery is reported as a mismatch"
 run 2 "structure: odd v refused" "$TC" structure --size 5,7,3
-run 2 "structure: short seed refused" "$TC" structure --seed 5a5a
+printf 'ZZ' >short.seed
+run 2 "structure: short seed refused" "$TC" structure --seed short.seed
+printf 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ' >raw.seed
+run 0 "structure: a raw 32-byte seed file" "$TC" structure --seed raw.seed
 run 2 "estimate of an unknown set refused" "$TC" estimate --params 99,99
 run 2 "unknown command refused" "$TC" frobnicate
 

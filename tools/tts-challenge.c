@@ -43,7 +43,7 @@ static const char usage_text[] =
     "        degree of regularity of M semi-regular quadratic equations in\n"
     "        NV <= M variables, then the highest degree an F4-style solver\n"
     "        reaches (D_reg, or D_reg + 1 if the series is 0 there)\n"
-    "  structure [--seed HEX] [--size V,A,B] [--tries N] [--measure]\n"
+    "  structure [--seed FILE] [--size V,A,B] [--tries N] [--measure]\n"
     "        MinRank attack on a toy TTS-like key (default 4,5,3; not a\n"
     "        challenge key): recover its hidden structure, check the secret\n"
     "  export DIR --message I --format FMT -o FILE [--set NAME] [--fix K]\n"
@@ -552,10 +552,19 @@ static int cmd_structure(int argc, char **argv)
         if (strcmp(o, "--measure") == 0) {
             measure = 1;
         } else if (strcmp(o, "--seed") == 0 && val) {
-            if (strlen(val) != 64 ||
-                sodium_hex2bin(seed, sizeof seed, val, 64, NULL, &got, NULL) != 0 ||
-                got != sizeof seed)
-                return cli_fail("structure: --seed: expected 64 hex digits");
+            /* a FILE, as every --seed of the tools: 32 bytes, or their 64
+             * hex digits (the "seed" line a run prints) */
+            uint8_t *b;
+            size_t blen;
+            char ferr[512];
+            if (fileio_read(val, 200, 0, &b, &blen, NULL, ferr, sizeof ferr) != FILEIO_OK)
+                return cli_fail("structure: --seed: %s", ferr);
+            got = blen == sizeof seed ? (memcpy(seed, b, sizeof seed), sizeof seed)
+                  : (size_t)cli_hex((const char *)b, blen, seed, sizeof seed);
+            fileio_free(b, blen);
+            if (got != sizeof seed)
+                return cli_fail("structure: --seed %s: expected 32 bytes, or their "
+                                "64 hex digits", val);
             have_seed = 1, i++;
         } else if (strcmp(o, "--size") == 0 && val) {
             /* digits only: %u would read "-4294967292" as 4 */
