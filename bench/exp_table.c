@@ -67,6 +67,54 @@ static void fmt_ms(char *buf, size_t len, double v)
         snprintf(buf, len, "%.4f", v);
 }
 
+/* The chart of table B: for each scheme and operation the published
+ * Pentium III figure beside today's median, whose quartiles are the error
+ * bar; log axis (from microseconds to seconds). */
+static int plot_table(const char *dir, const scheme_list *l, const env *e)
+{
+    FILE *f = plot_stream(dir, "table.dat");
+    if (!f)
+        return -1;
+    fprintf(f, "# tts-bench table: row, published ms (Pentium III 500 MHz, 2004), "
+               "today median ms, today q1, today q3\n");
+    for (size_t i = 0; i < COUNT(table_b); i++) {
+        const scheme *sc = find(l, table_b[i].match);
+        for (int op = 0; op < N_OPS; op++) {
+            const stats *s = sc ? &sc->st_ns[op] : NULL;
+            fprintf(f, "\"%s %s\" %g ", table_b[i].name, op_names[op], table_b[i].ms[op]);
+            if (s && s->med > 0)
+                fprintf(f, "%g %g %g\n", s->med / 1e6, s->q1 / 1e6, s->q3 / 1e6);
+            else
+                fprintf(f, "NaN NaN NaN\n");
+        }
+    }
+    if (plot_stream_close(f, dir, "table.dat") || !(f = plot_stream(dir, "table.gp")))
+        return -1;
+    fprintf(f, "# tts-bench table: table B published (2004) and today.\n"
+               "# Data in table.dat; charts table.svg and table.png. Re-run: gnuplot table.gp\n"
+               "set title \"tts-bench table: table B published (Pentium III 500 MHz, 2004) and today "
+               "(median, quartiles as error bars; %s, %s)\"\n"
+               "set style data histograms\n"
+               "set style histogram errorbars gap 1 lw 1\n"
+               "set style fill solid 0.85 border -1\n"
+               "set logscale y\n"
+               "set format y \"%%g\"\n"
+               "set ylabel \"time, ms (log scale)\"\n"
+               "set xtics rotate by -45 scale 0 nomirror\n"
+               "set grid ytics\n"
+               "set key top right\n"
+               "set bmargin 10\n",
+            e->cpu, e->date);
+    plot_terminals(f, 1400, 700);
+    fprintf(f, "  set output \"table.\" . fmt\n"
+               "  plot \"table.dat\" using 2:2:2:xtic(1) title \"published (2004)\", "
+               "\"\" using 3:4:5 title \"today\"\n"
+               "  set output\n}\n");
+    if (plot_stream_close(f, dir, "table.gp"))
+        return -1;
+    return plot_render(dir, "table.gp", "table.dat");
+}
+
 static void claim_label(char *buf, size_t len, size_t i)
 {
     snprintf(buf, len, "%s %s / %s %s", table_b[claims[i].slow].name, op_names[claims[i].op],
@@ -293,7 +341,7 @@ int cmd_table(size_t runs, int cold, outputs *o, const char *autob)
         rc |= csv_end(o->cf, o->csv);
     }
     if (o->plot)
-        rc |= plot_bars(o->plot, "table", &l, &e);
+        rc |= plot_table(o->plot, &l, &e);
     free_list(&l);
     return rc ? 1 : 0;
 }

@@ -415,10 +415,12 @@ int plot_render(const char *dir, const char *script, const char *data)
     return run_gnuplot(dir, script, data);
 }
 
-/* Bars: median sign and verify time of every scheme measured (primitives
- * and table), on a log axis: RSA-3072 signing and TTS verification are
- * three orders of magnitude apart. */
-int plot_bars(const char *dir, const char *name, const scheme_list *l, const env *e)
+/* One bar chart of the schemes of l that keep(sc) selects: median sign
+ * and verify time, quartiles as error bars, on a log axis (RSA-3072
+ * signing and TTS verification are three orders of magnitude apart). */
+static int plot_bar_panel(const char *dir, const char *name, const char *what,
+                          const scheme_list *l, const env *e,
+                          int (*keep)(const scheme *sc, const env *e))
 {
     char dat[64], gp[64];
     snprintf(dat, sizeof dat, "%s.dat", name);
@@ -426,39 +428,74 @@ int plot_bars(const char *dir, const char *name, const scheme_list *l, const env
     FILE *f = plot_open(dir, dat);
     if (!f)
         return -1;
-    fprintf(f, "# tts-bench %s: scheme, median sign us, median verify us\n", name);
+    fprintf(f, "# tts-bench %s: scheme, sign median q1 q3, verify median q1 q3 (us)\n", name);
+    int rows = 0;
     for (size_t i = 0; i < l->n; i++) {
         const scheme *sc = &l->v[i];
-        fprintf(f, "\"%s %s\" %.3f %.3f\n", sc->name, sc->backend, sc->st_ns[OP_SIGN].med / 1e3,
-                sc->st_ns[OP_VERIFY].med / 1e3);
+        const stats *s = &sc->st_ns[OP_SIGN], *v = &sc->st_ns[OP_VERIFY];
+        if (!keep(sc, e))
+            continue;
+        rows++;
+        fprintf(f, "\"%s %s\" %.4f %.4f %.4f %.4f %.4f %.4f\n", sc->name, sc->backend,
+                s->med / 1e3, s->q1 / 1e3, s->q3 / 1e3, v->med / 1e3, v->q1 / 1e3, v->q3 / 1e3);
     }
     if (plot_close(f, dir, dat) || !(f = plot_open(dir, gp)))
         return -1;
-    fprintf(f, "# tts-bench %s: median sign and verify time per scheme.\n"
-               "# Data in %s; charts %s.svg and %s.png. Re-run: gnuplot %s\n",
+    fprintf(f, "# tts-bench %s: median sign and verify time per scheme, quartiles as\n"
+               "# error bars. Data in %s; charts %s.svg and %s.png. Re-run: gnuplot %s\n",
             name, dat, name, name, gp);
-    fprintf(f, "set title \"tts-bench %s: median of each operation, ", name);
+    fprintf(f, "set title \"tts-bench %s: %s, median and quartiles of each operation, ", name, what);
     gp_text(f, e->cpu);
     fprintf(f, ", %s\"\n"
                "set style data histograms\n"
-               "set style histogram clustered gap 1\n"
+               "set style histogram errorbars gap 1 lw 1\n"
                "set style fill solid 0.85 border -1\n"
                "set logscale y\n"
-               "set ylabel \"median time, microseconds (log scale)\"\n"
-               "set xtics rotate by -60 scale 0 nomirror\n"
+               "set format y \"%%g\"\n"
+               "set ylabel \"time, microseconds (log scale)\"\n"
+               "set xtics rotate by -45 scale 0 nomirror\n"
                "set grid ytics\n"
                "set key top left\n"
-               "set bmargin 12\n"
+               "set bmargin 11\n"
                "set rmargin 8\n",
             e->date);
-    gp_loop_open(f, 1400, 700);
+    /* 60 pixels a scheme at least: the labels must not overlap */
+    gp_loop_open(f, rows * 60 > 1400 ? rows * 60 : 1400, 700);
     fprintf(f, "  set output \"%s.\" . fmt\n"
-               "  plot \"%s\" using 2:xtic(1) title \"sign\", \"\" using 3 title \"verify\"\n"
+               "  plot \"%s\" using 2:3:4:xtic(1) title \"sign\", \"\" using 5:6:7 title \"verify\"\n"
                "  set output\n}\n",
             name, dat);
     if (plot_close(f, dir, gp))
         return -1;
     return run_gnuplot(dir, gp, dat);
+}
+
+static int is_tts(const scheme *sc)
+{
+    return strncmp(sc->name, "TTS(", 4) == 0;
+}
+
+/* every scheme, TTS on the backend chosen automatically */
+static int keep_schemes(const scheme *sc, const env *e)
+{
+    return !is_tts(sc) || !e->autob || strcmp(sc->backend, e->autob) == 0;
+}
+
+static int keep_tts(const scheme *sc, const env *e)
+{
+    (void)e;
+    return is_tts(sc);
+}
+
+/* Two panels: NAME (the schemes, TTS on the automatic backend) and
+ * NAME-tts (every TTS set on every backend). */
+int plot_bars(const char *dir, const char *name, const scheme_list *l, const env *e)
+{
+    char tts[64];
+    snprintf(tts, sizeof tts, "%s-tts", name);
+    int rc = plot_bar_panel(dir, name, "the schemes (TTS on its default backend)", l, e,
+                            keep_schemes);
+    return rc | plot_bar_panel(dir, tts, "TTS on every backend", l, e, keep_tts);
 }
 
 /* Time against file size, log-log: per scheme hash, private-key
@@ -472,7 +509,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
         return -1;
     for (size_t k = 0; k < fl->n; k++) {
         const fscheme *fs = &fl->v[k];
-        fprintf(f, "%s# index %zu: %s; bytes, median hash ms, median sign ms, median total ms"
+        fprintf(f, "%s# index %zu: %s; bytes, then median q1 q3 in ms of hash, sign, total"
                    " (? = not split)\n",
                 k ? "\n\n" : "", k, fs->k->name);
         for (size_t i = 0; i < fl->nsizes; i++) {
@@ -480,9 +517,10 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
             fprintf(f, "%zu", r->bytes);
             for (int st = ST_HASH; st <= ST_TOTAL; st++)
                 if (r->ns[st])
-                    fprintf(f, " %.6f", r->st[st].med / 1e6);
+                    fprintf(f, " %.6f %.6f %.6f", r->st[st].med / 1e6, r->st[st].q1 / 1e6,
+                            r->st[st].q3 / 1e6);
                 else
-                    fprintf(f, " ?");
+                    fprintf(f, " ? ? ?");
             fprintf(f, "\n");
         }
     }
@@ -493,10 +531,11 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
                "set datafile missing \"?\"\n"
                "set logscale xy\n"
                "set xlabel \"file size (log scale; KB = 1024 B)\"\n"
-               "set ylabel \"median time of %zu runs, ms (log scale)\"\n"
+               "set ylabel \"median time of %zu runs, quartiles as error bars, ms (log scale)\"\n"
                "set grid\n"
                "set key top left\n"
-               "set style data linespoints\n",
+               "set style data yerrorlines\n"
+               "set bmargin 5\n",
             fl->runs);
     fprintf(f, "set xrange [%zu:%zu]\nset xtics (", fl->sizes[0] / 2,
             2 * fl->sizes[fl->nsizes - 1]);
@@ -505,7 +544,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
         size_label(lab, sizeof lab, fl->sizes[i]);
         fprintf(f, "%s\"%s\" %zu", i ? ", " : "", lab, fl->sizes[i]);
     }
-    fprintf(f, ")\n");
+    fprintf(f, ") rotate by -35\n");
     gp_loop_open(f, 900, 600);
     for (size_t k = 0; k < fl->n; k++) {
         const fscheme *fs = &fl->v[k];
@@ -516,12 +555,12 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
         gp_text(f, e->cpu);
         fprintf(f, "\"\n");
         if (fs->k->hash)
-            fprintf(f, "  plot \"files.dat\" index %zu using 1:2 title \"hash\", "
-                       "\"\" index %zu using 1:3 title \"private-key operation\", "
-                       "\"\" index %zu using 1:4 title \"total\"\n",
+            fprintf(f, "  plot \"files.dat\" index %zu using 1:2:3:4 title \"hash\", "
+                       "\"\" index %zu using 1:5:6:7 title \"private-key operation\", "
+                       "\"\" index %zu using 1:8:9:10 title \"total\"\n",
                     k, k, k);
         else
-            fprintf(f, "  plot \"files.dat\" index %zu using 1:4 title \"total (not split)\"\n",
+            fprintf(f, "  plot \"files.dat\" index %zu using 1:8:9:10 title \"total (not split)\"\n",
                     k);
     }
     fprintf(f, "  set output \"files-total.\" . fmt\n"
@@ -529,7 +568,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
     gp_text(f, e->cpu);
     fprintf(f, "\"\n  plot ");
     for (size_t k = 0; k < fl->n; k++)
-        fprintf(f, "%s\"files.dat\" index %zu using 1:4 title \"%s\"", k ? ", \\\n    " : "",
+        fprintf(f, "%s\"files.dat\" index %zu using 1:8:9:10 title \"%s\"", k ? ", \\\n    " : "",
                 k, fl->v[k].k->name);
     fprintf(f, "\n  set output\n}\n");
     if (plot_close(f, dir, "files.gp"))

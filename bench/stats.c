@@ -49,6 +49,11 @@ int summarize(const uint64_t *v, size_t n, stats *s)
     s->max = (double)w[n - 1];
     s->med = n % 2 ? (double)w[n / 2] : ((double)w[n / 2 - 1] + (double)w[n / 2]) / 2;
     s->mean = sum / (double)n;
+    /* quartiles: medians of the lower and upper halves (Tukey's hinges) */
+    size_t h = (n + 1) / 2;
+    s->q1 = h % 2 ? (double)w[h / 2] : ((double)w[h / 2 - 1] + (double)w[h / 2]) / 2;
+    s->q3 = h % 2 ? (double)w[n - 1 - h / 2]
+                  : ((double)w[n - h / 2] + (double)w[n - 1 - h / 2]) / 2;
     free(w);
     return 0;
 }

@@ -541,7 +541,7 @@ static int calib_plot(const char *dir, const chal_calibration *c, int force)
         free(text[0]);
         return cli_fail("out of memory");
     }
-    fprintf(o, "set terminal svg size 720,480 font 'sans,12'\n"
+    fprintf(o, "set terminal svg size 720,480 font 'sans,12' noenhanced\n"
             "set output 'calibration.svg'\n"
             "set title \"%s: Singular slimgb time against the model\"\n"
             "set xlabel 'model: log2 C(V+D_reg, D_reg)^2'\n"
