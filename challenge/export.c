@@ -177,18 +177,21 @@ static void polys(FILE *o, const chal_system *s, chal_format f)
  * the same quoted, $N their number, $T a trailing comma for one unknown
  * (Python's one-tuple), $P the polynomials, one a line. */
 static const char *const cas_template[] = {
-    [CHAL_FMT_SINGULAR] = "ring r = (2^8,a),($V),dp;\nideal I =\n$P;\n",
+    [CHAL_FMT_SINGULAR] = "ring r = (2^8,a),($V),dp;\nideal I =\n$P;\n"
+                          "// to solve: option(redSB); ideal G = std(I); G;\n",
     [CHAL_FMT_MAGMA] = "P2<z> := PolynomialRing(GF(2));\n"
                        "F<a> := ext<GF(2) | z^8+z^4+z^3+z^2+1>;\n"
                        "R<$V> := PolynomialRing(F, $N, \"grevlex\");\n"
-                       "I := ideal<R |\n$P>;\n",
+                       "I := ideal<R |\n$P>;\n"
+                       "// to solve: Variety(I); (or GroebnerBasis(I);)\n",
     [CHAL_FMT_SAGE] = "# load with load(\"FILE\") in Sage, or exec() it after "
                       "from sage.all import *\n"
                       "F = GF(2**8, 'a', modulus=PolynomialRing(GF(2), 'z')"
                       "([1,0,1,1,1,0,0,0,1]))\n"
                       "a = F.gen()\n"
                       "R = PolynomialRing(F, [$Q], order='degrevlex')\n"
-                      "($V$T) = R.gens()\nI = R.ideal([\n$P])\n",
+                      "($V$T) = R.gens()\nI = R.ideal([\n$P])\n"
+                      "# to solve: I.variety()  (or I.groebner_basis())\n",
 };
 
 static void write_cas(FILE *o, const chal_system *s, chal_format f)

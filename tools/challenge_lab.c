@@ -491,7 +491,7 @@ static void calib_json(FILE *o, const chal_calibration *c)
                 q->dreg, q->predicted_degree, q->max_degree,
                 status_name(q->status), q->seconds, q->gb_seconds,
                 q->model_bits, q->fitted ? "true" : "false");
-        if (c->nfit >= 3 && q->status == CHAL_SOLVE_FOUND && q->gb_seconds > 0)
+        if (c->nfit >= 3 && q->fitted) /* residuals of the fit's own points */
             fprintf(o, ", \"residual\": %.3f", q->residual);
         fprintf(o, "}");
     }
@@ -508,7 +508,7 @@ static void calib_csv(FILE *o, const chal_calibration *c)
                 q->vars, q->dreg, q->predicted_degree, q->max_degree,
                 status_name(q->status), q->seconds, q->gb_seconds,
                 q->model_bits, q->fitted);
-        if (c->nfit >= 3 && q->status == CHAL_SOLVE_FOUND && q->gb_seconds > 0)
+        if (c->nfit >= 3 && q->fitted) /* residuals of the fit's own points */
             fprintf(o, "%.3f", q->residual);
         fputc('\n', o);
     }
