@@ -388,6 +388,17 @@ int cmd_toy(int argc, char **argv)
             "w_%u..w_%u fixed (%s)\n", tts_params_name(t.p), t.message,
             a.equations, a.vars - 1, a.vars, n - 1,
             o.genuine ? "genuine signature" : "random values");
+    if (!o.genuine && a.equations > a.vars) {
+        /* random values for the fixed unknowns: a system of E equations in
+         * V < E unknowns has a solution with probability about 2^-8(E-V) */
+        unsigned bits = 8 * (a.equations - a.vars);
+        fprintf(stderr, "toy: random branch: a solution is about a 2^-%u event per "
+                "try, about 2^%u tries expected%s\n", bits, bits,
+                bits >= 32 || (1ull << bits) > a.max_tries
+                    ? "; --max-tries allows far fewer, so expect none: use --seed "
+                      "(the genuine branch) or at most as many equations as unknowns"
+                    : "");
+    }
     if (chal_toy_run(&o, &r, stderr, err, sizeof err) != CHAL_OK) {
         cli_fail("toy: %s", err);
         fclose(js);
