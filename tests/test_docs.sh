@@ -1,0 +1,36 @@
+#!/bin/sh
+# The documents against the software: the figures they quote that a
+# command prints deterministically are the ones it prints (sizes of the
+# sets and of the files), and no document speaks of the history of its own
+# writing (issue numbers, closing notes) or names a build machine's paths.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+TTS=${TTS:-$top_builddir/tts}
+. "$srcdir/tests/tap_lib.sh"
+tap_abs TTS srcdir
+tap_enter
+
+# docs/SPEC.md section 3: the table is `tts params` (its first ten columns)
+"$TTS" params | tail -n +2 | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10}' >params.txt
+sed -n '/^## 3\. Parameter sets/,/^## 4\./p' "$srcdir/docs/SPEC.md" |
+    grep '^| TTS(' | tr -d '|' | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10}' >spec.txt
+[ -s spec.txt ] && cmp -s params.txt spec.txt
+check $? "docs/SPEC.md section 3: the parameter table is what tts params prints"
+
+# docs/SPEC.md section 11: the TTS(20,28) file sizes
+"$TTS" keygen -o k 2>err && printf 'm' >m && "$TTS" sign -k k.sec -o m.sig m 2>>err
+sizes="$(wc -c <k.pub) $(wc -c <k.sec) $(wc -c <m.sig)"
+[ "$sizes" = "8688 1439 36" ] &&
+    grep -q '8688, 8 + 32 + 1399 = 1439 and 8 + 28 = 36 bytes' "$srcdir/docs/SPEC.md" &&
+    [ "$(od -An -tx1 -N8 k.pub | tr -s ' ' | sed 's/^ //')" = "54 54 53 50 01 14 1c 00" ] &&
+    grep -q '`54 54 53 50 01 14 1c 00`' "$srcdir/docs/SPEC.md"
+check $? "docs/SPEC.md section 11: TTS(20,28) files of $sizes bytes, the public key's first bytes"
+
+# the documents speak of the software, not of their writing
+docs="$srcdir/README.md $srcdir/docs $srcdir/tools/*.1 $srcdir/kat/*.1 $srcdir/bench/*.1"
+# shellcheck disable=SC2086
+grep -rn -i -E 'issue [0-9]|issue #[0-9]|closing note|/work/|/home/[a-z]' $docs >hits 2>/dev/null
+[ ! -s hits ]
+check $? "README, docs/ and the man pages name no issue, closing note or machine path"
+diag hits
+tap_end
