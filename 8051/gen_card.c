@@ -95,6 +95,53 @@ static void terms_asm(void)
     printf("#endif\n#endif\n");
 }
 
+/*
+ * The stored key's layout (card.h): the columns of S3 (n bytes each) and S1
+ * (m bytes) in L1 form, packed into 256-byte pages so that no column crosses
+ * a page (the kernels read a column with MOVX @Ri, P2 the page) and little
+ * is left over: each page takes the mix of S3 and S1 columns that fills it
+ * best (the most S3 columns among equals), until the columns left fit in
+ * one page; those go to the next page, S3's first, and the coefficients,
+ * s1 and s3 follow them, unpadded (read at their own addresses). Emitted
+ * as runs KR(page, offset, columns) of consecutive columns within a page,
+ * pages counted from the key's first, and KL_TAIL, the offset of the
+ * coefficients. For TTS(20,28), 7 S3 and 3 S1 columns fill a page exactly:
+ * the key takes sk = 1,399 bytes.
+ */
+static void key_layout(const struct set *P)
+{
+    int r3 = P->n, r1 = P->m, page = 0, n3 = 0, n1 = 0;
+    char runs3[512] = "", runs1[512] = "";
+    while (r3 * P->n + r1 * P->m > 256) {
+        int ba = 0, bb = 0, best = -1;
+        for (int a = 0; a <= r3 && a * P->n <= 256; a++) {
+            int b = (256 - a * P->n) / P->m;
+            if (b > r1)
+                b = r1;
+            if (a * P->n + b * P->m >= best) {
+                best = a * P->n + b * P->m;
+                ba = a;
+                bb = b;
+            }
+        }
+        if (ba)
+            n3 += snprintf(runs3 + n3, sizeof runs3 - n3, "%sKR(%d, 0, %d)", n3 ? ", " : "", page, ba);
+        if (bb)
+            n1 += snprintf(runs1 + n1, sizeof runs1 - n1, "%sKR(%d, %d, %d)", n1 ? ", " : "", page,
+                           ba * P->n, bb);
+        r3 -= ba;
+        r1 -= bb;
+        page++;
+    }
+    if (r3)
+        n3 += snprintf(runs3 + n3, sizeof runs3 - n3, "%sKR(%d, 0, %d)", n3 ? ", " : "", page, r3);
+    if (r1)
+        n1 += snprintf(runs1 + n1, sizeof runs1 - n1, "%sKR(%d, %d, %d)", n1 ? ", " : "", page,
+                       r3 * P->n, r1);
+    printf("#define KL_RUNS3 %s\n#define KL_RUNS1 %s\n#define KL_TAIL %d\n", runs3, runs1,
+           page * 256 + r3 * P->n + r1 * P->m);
+}
+
 int main(void)
 {
     unsigned char gft[1023] = {0}, ex[255];
@@ -122,6 +169,7 @@ int main(void)
                P->v, P->a, P->b, C);
         for (int L = 0; L <= 4; L++)
             printf("#define TTS_LAYER%d %u\n", L, P->layer[L]);
+        key_layout(P);
         printf("#ifdef CARD_WANT_TERMS\n");
         unsigned char r[TTS_MAX_N * TTS_MAX_N], u[sizeof r], w[sizeof r];
         for (int t = 0; t < C; t++) {
