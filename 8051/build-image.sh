@@ -90,9 +90,10 @@ XSIGN = 128 + SIGN_LAYER_BYTES + M
 XGEN = 128 + X_WEND - X_A3L
 XCOMMIT = X_WEND - X_A3L
 XPK = X_WEND - X_A3L
+XSOFF = XS_OFF
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
-    -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
+    -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
 xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
@@ -105,6 +106,11 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # X_WEND; GENERATE builds the raw key in the staging area, counted there);
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
+# the written-out solver's scratch IA[0 .. XS_OFF) is addressed directly
+if [ "$(pv XSOFF)" -gt 0 ] && [ $((0x$ia + $(pv XSOFF))) -gt 128 ]; then
+    echo "build-image.sh: $out: IA at 0x$ia + XS_OFF $(pv XSOFF) > 0x80 (the solver's direct scratch)" >&2
+    exit 1
+fi
 xstage=$(pv XSTAGE)
 xseg_d=$((0x$(awk '/^XSEG / {print $3; exit}' "$base.map")))
 w_sign=$(( $(pv XSIGN) + xseg_d ))

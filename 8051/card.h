@@ -215,11 +215,24 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
  * (main.c), so a power cut leaves the old key or the new one whole. */
 
 /* ---- internal RAM: one arena, carved per command ---- */
-/* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
- * layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
+/* The scratch part: 64 bytes, or XS_OFF + 2 (n - b) for the x scalars of
+ * the layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
  * what signing needs: the matvec accumulator (n), the last layer's x
  * scalars (2 (v + a + 2)) and the solver's scratch (3 max(a, b)), which
  * may overlap (sign.c then converts every scalar per layer: XS_INC 0). */
+/* SV_GEN: the layer solver written out (gen_card.c) for layers of at most
+ * CARD_SV_UNROLL_MAX unknowns, its repair masks and factors (3 max(a, b)
+ * bytes) at directly addressed bytes of the arena: IA[IX_OFF - 3 dim ..
+ * IX_OFF) in CARD_128_ASM, else IA[0 .. 3 max(a, b)) with the x scalars
+ * moved above them (XS_OFF; build-image.sh checks IA + XS_OFF <= 0x80). */
+#if !defined(CARD_C_KERNELS) && LDMAX <= CARD_SV_UNROLL_MAX
+#define SV_GEN
+#endif
+#if defined(SV_GEN) && !defined(CARD_128)
+#define XS_OFF (3 * LDMAX)
+#else
+#define XS_OFF 0
+#endif
 #ifdef CARD_128_ASM /* a plain number: the kernels use it in assembly */
 #if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
 #define IX_OFF N
@@ -228,8 +241,8 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define IX_OFF (3 * LDMAX)
 #endif
-#elif 2 * (N - B) > 64
-#define IX_OFF (2 * (N - B))
+#elif XS_OFF + 2 * (N - B) > 64
+#define IX_OFF (XS_OFF + 2 * (N - B))
 #else
 #define IX_OFF 64
 #endif
@@ -245,7 +258,8 @@ extern ARENA uint8_t IA[IA_SIZE];
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
 /* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
  * set-up. Signing layers (kernels_sign.c): layer_build's x scalars at
- * IA[0 .. 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim .. IX_OFF),
+ * IA[XS_OFF .. XS_OFF + 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim
+ * .. IX_OFF) (or IA[0 .. 3 dim) if XS_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
 /* The arena of key set-up and the public key: IA, or in CARD_128_ASM an
  * XDATA one (SA, for the C twins of gauss, matvec_lm and the pk terms):

@@ -289,7 +289,7 @@ static void layer_asm(void) __naked
         mov  r0, a
         mov  a, _k_ql
         rl   a
-        add  a, #_IA
+        add  a, #(_IA + XS_OFF)
         mov  r1, a
         mov  a, _k_lo
         clr  c
@@ -371,7 +371,7 @@ static void lt_macros(void) __naked
 {
     __asm
     .macro LTX u
-        mov  r1, #(_IA + 2 * u)
+        mov  r1, #(_IA + XS_OFF + 2 * u)
         mov  a, @r1
         mov  dpl, a
         inc  r1
@@ -414,7 +414,7 @@ static void lt_macros(void) __naked
     .macro LTC t, w, c, r
         LTP  t
         mov  r5, a
-        mov  r1, #(_IA + 2 * w)
+        mov  r1, #(_IA + XS_OFF + 2 * w)
         mov  r2, #((X_SL + c * SST + r) >> 8)
         mov  r3, #((X_SL + c * SST + r) & 0xFF)
         lcall lt_rhs
@@ -535,6 +535,7 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
 #define _k_k1  _k_Khi
 #define _k_fb  _k_rows
 
+#ifndef SV_GEN
 static uint8_t solve_asm(void) __naked
 {
     __asm
@@ -807,13 +808,81 @@ static uint8_t solve_asm(void) __naked
         ret
     __endasm;
 }
+#endif
+
+/*
+ * The solver written out per size (gen_card.c: solve_asm_gen, the same
+ * algebra as solve_asm): sv_1 for the one-unknown layers of every set, and
+ * with SV_GEN (card.h) sv_a, sv_b for the set's a and b. Arguments: k_Klo
+ * = &IX[lo]; scratch at SVF (card.h: XS_OFF).
+ */
+#define SVW(r, c) (X_SL + (c) * SST + (r))
+#if XS_OFF
+#define SVF(d) 0
+#else
+#define SVF(d) (IX_OFF - 3 * (d))
+#endif
+#define SVFL(i) (_IA + SVF(SVD) + 2 * (i))
+#define SVFM(i) (_IA + SVF(SVD) + 2 * (i) + 1)
+#define SVFX(i) (_IA + SVF(SVD) + 2 * SVD + (i))
+
+static uint8_t sv_1(void) __naked
+{
+    __asm
+#define SVD 1
+#define CARD_SOLVE_ASM 1
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+
+#ifdef SV_GEN
+static uint8_t sv_a(void) __naked
+{
+    __asm
+#define SVD A
+#define CARD_SOLVE_ASM A
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+
+#if B != A
+static uint8_t sv_b(void) __naked
+{
+    __asm
+#define SVD B
+#define CARD_SOLVE_ASM B
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+#else
+#define sv_b sv_a
+#endif
+#endif
 
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
+    k_Klo = (uint8_t)(uint16_t)(IX + lo);
+    if (dim == 1) /* public: the layer */
+        return sv_1();
+#ifdef SV_GEN
+    if (dim == A)
+        return sv_a();
+    return sv_b();
+#else
     k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
     return solve_asm();
+#endif
 }
 
 #endif /* !CARD_C_KERNELS */

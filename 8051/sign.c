@@ -123,11 +123,12 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 }
 #endif
 
-/* The assembly layer_build keeps x scalars at IA[0 .. 2 lo) and
- * layer_solve its scratch at IA[IX_OFF - 3 dim .. IX_OFF): when they never
- * meet, each layer converts only the x values the previous one solved
+/* The assembly layer_build keeps x scalars at IA[XS_OFF .. XS_OFF + 2 lo)
+ * and layer_solve its scratch at IA[IX_OFF - 3 dim .. IX_OFF) (or below
+ * XS_OFF, card.h): when they never meet, each layer converts only the x values the previous one solved
  * (from = the previous layer's first variable). */
-#if !defined(CARD_C_KERNELS) && 2 * (V + A) + 3 * A <= IX_OFF && 2 * (V + A + 2) + 3 <= IX_OFF
+#if !defined(CARD_C_KERNELS) && (XS_OFF >= 3 * LDMAX || \
+    (2 * (V + A) + 3 * A <= IX_OFF && 2 * (V + A + 2) + 3 <= IX_OFF))
 #define XS_INC 1
 #else
 #define XS_INC 0
