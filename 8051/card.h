@@ -315,6 +315,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 /* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
+void stream_take(arena_t dst, uint8_t n);
 void stream_wipe(void);     /* the key and the block of X_STR := 0 */
 void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
 void chacha_block(void) __reentrant;

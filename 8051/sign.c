@@ -192,15 +192,14 @@ uint16_t sign_run(void)
 uint16_t sign(void)
 #endif
 {
-    uint8_t i, ok;
+    uint8_t ok;
     uint16_t attempt;
     pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
     stream_init_card();
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
     matvec_sign((uint16_t)K1_RUNS, X_Ks1, X_U, M, M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        for (i = 0; i < V; i++)
-            IX[i] = stream_byte();
+        stream_take((arena_t)(uint16_t)IX, V);
         /* all four, always (&, not &&) */
         ok = solve_layer(L0, 0);
         ok &= solve_layer(L1, XS_INC ? V : 0);
