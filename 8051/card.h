@@ -247,11 +247,40 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define IX_OFF 64
 #endif
 #define IA_SIZE (N + IX_OFF)
+/* The arena's place, fixed here (gf.c: __at): in CARD_128_ASM the top of
+ * the 128 bytes; in the 256-byte family, when the kernels address its
+ * first bytes directly (the signing matvec's accumulator IA[0 .. N) for N
+ * <= 28, kernels_sign.c: MV_DIRECT; the solver's scratch IA[0 .. XS_OFF)),
+ * so that those end at 0x80, the rest in the upper (indirect) 128 bytes
+ * and the stack above it (build-image.sh links with --stack-loc IA_END and
+ * checks that the data bytes end below IA_ABS). */
 #ifdef CARD_128_ASM
-#define IA_ABS (0x80 - IA_SIZE) /* the top of the 128 bytes (gf.c) */
+#define IA_ABS (0x80 - IA_SIZE)
+#elif !defined(CARD_C_KERNELS) && (N <= 28 || XS_OFF)
+#if N <= 28 && N >= XS_OFF     /* plain numbers: main.c uses IA_END in assembly */
+#define IA_ABS (0x80 - N)
+#else
+#define IA_ABS (0x80 - XS_OFF)
+#endif
+#define IA_END (IA_ABS + IA_SIZE)
+#endif
+#ifdef IA_ABS
 extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+#elif defined(CARD_128)
+/* the C twins' arena in XDATA: above the map (the linker's 255 bytes at
+ * 0xFF00 hold the large model's variables) */
+#define X_IA X_TOP
+extern __xdata __at(X_IA) uint8_t IA[IA_SIZE];
 #else
 extern ARENA uint8_t IA[IA_SIZE];
+#endif
+#ifdef X_IA
+#define X_MAPEND (X_IA + IA_SIZE)
+#else
+#define X_MAPEND X_TOP
+#endif
+#if X_MAPEND > 0xFF00
+#error "XDATA map too large"
 #endif
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)

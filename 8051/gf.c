@@ -11,11 +11,15 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
 
-#ifdef CARD_128_ASM
+#ifdef IA_ABS
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-__xdata uint8_t SA[SA_SIZE];
+#elif defined(X_IA)
+__xdata __at(X_IA) uint8_t IA[IA_SIZE];
 #else
 ARENA uint8_t IA[IA_SIZE];
+#endif
+#ifdef CARD_128_ASM
+__xdata uint8_t SA[SA_SIZE];
 #endif
 
 /* The stored key's matrices (card.h, gen_card.c: key_layout) */

@@ -112,9 +112,10 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
             left = run[2];
             run += 3;
         }
+        ARENA uint8_t *y = ISCR;
         for (i = 0; i < rows; i++) {
             uint8_t l = *p++;
-            ISCR[i] ^= base[(uint8_t)(l - 1)] & L1MASK(l);
+            *y++ ^= base[(uint8_t)(l - 1)] & L1MASK(l);
         }
         left--;
     }
