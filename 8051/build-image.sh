@@ -1,15 +1,15 @@
 #!/bin/sh
 # Build one card image and measure it.
 #   build-image.sh SRCDIR GEN_TABLES_H M N OUT.ihx [extra sdcc flags]
-# Environment: SDCC, SDAS (unused), S51 (for the RAM measurement; skipped
-# if it cannot run). Writes OUT.ihx, OUT.map, OUT.sizes ("code N",
-# "sign_code N" (defined below), "iram N",
+# Environment: SDCC. Needs SDCC alone: the internal RAM an image reaches
+# with its stack is measured in s51 by the tests (8051/probe-iram.sh).
+# Writes OUT.ihx, OUT.map, OUT.sizes ("code N", "sign_code N" (defined
+# below), "iram N" (the static part: data, arena, the stack's start),
 # "xdata N", ...) and prints one line per image.
 set -eu
 srcdir=$1 tables=$2 m=$3 n=$4 out=$5
 shift 5
 SDCC=${SDCC:-sdcc}
-S51=${S51:-s51}
 base=${out%.ihx}
 obj=$base.obj
 rm -rf "$obj" && mkdir -p "$obj"
@@ -26,6 +26,34 @@ for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
 done
+# XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
+cat > "$obj/probe.c" <<PROBE
+#include "card.h"
+XTOP = X_MAPEND
+XKEY = X_KEND - X_KS3
+XNVS = NV_STATE_BYTES
+XSTAGE = X_KS3 - X_WMAP
+XSIGN = 128 + SIGN_LAYER_BYTES + M
+XGEN = 128 + X_WEND - X_A3L
+XCOMMIT = X_WEND - X_A3L
+XPK = X_WEND - X_A3L
+XSOFF = XS_OFF
+#ifdef IA_END
+XIAABS = IA_ABS
+XIAEND = IA_END
+#else
+XIAABS = 0
+XIAEND = 0
+#endif
+#ifdef IA_ABS
+XIATOP = IA_ABS + IA_SIZE
+#else
+XIATOP = 0
+#endif
+PROBE
+cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
+    -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
+pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
 # signing modules come first, so that their data bytes come first (the
 # 128-byte family's SIGN stack starts after them: sign.c).
@@ -38,16 +66,14 @@ link() {
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
 link
-# kernels_sign.c's matvec_sign addresses its accumulator IA[0 .. n) directly
-# for n <= 28 (MV_DIRECT), which needs IA + n <= 0x80; if the data segment
-# has grown past that, rebuild kernels_sign.c with its loop (-DCARD_MV_LOOP).
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
-if [ "$isize" = 256 ] && [ "$n" -le 28 ] && [ $((0x${ia:-FF} + n)) -gt 128 ]; then
-    echo "build-image.sh: note: $out: IA at 0x$ia + $n > 0x80, the slower looped matvec (-DCARD_MV_LOOP)" >&2
-    $SDCC -mmcs51 --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" -DCARD_MV_LOOP \
-        -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/kernels_sign.c" -o "$obj/kernels_sign.rel" \
-        >"$obj/kernels_sign.log" 2>&1 || { cat "$obj/kernels_sign.log" >&2; exit 1; }
-    link
+mapv() { awk -v s="$1" '$1 == "C:" && $3 == s {print $2; exit}' "$obj/img.map"; }
+# an arena placed at IA_ABS (card.h): the data bytes end below it
+dend=$(( 0x$(mapv s_OSEG) + 0x$(mapv l_OSEG) ))
+[ $(( 0x$(mapv s_ISEG) + 0x$(mapv l_ISEG) )) -gt $dend ] && dend=$(( 0x$(mapv s_ISEG) + 0x$(mapv l_ISEG) ))
+if [ "$(pv XIAABS)" -gt 0 ] && [ $dend -gt "$(pv XIAABS)" ]; then
+    echo "build-image.sh: $out: the data bytes reach past the arena's start $(pv XIAABS)" >&2
+    exit 1
 fi
 # CARD_128_ASM: SIGN's own stack runs from sign_sp up to the arena IA;
 # its deepest chain is 16 bytes (sign_run, its 4 pushes around
@@ -79,23 +105,8 @@ terms=0
 [ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
 sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
     + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
-# XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
-cat > "$obj/probe.c" <<PROBE
-#include "card.h"
-XTOP = X_TOP
-XKEY = X_KEND - X_KS3
-XNVS = NV_STATE_BYTES
-XSTAGE = X_KS3 - X_WMAP
-XSIGN = 128 + SIGN_LAYER_BYTES + M
-XGEN = 128 + X_WEND - X_A3L
-XCOMMIT = X_WEND - X_A3L
-XPK = X_WEND - X_A3L
-PROBE
-cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
-    -DTTS_M=$m -DTTS_N=$n -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
-xtop=$(( $(sed -n 's/^XTOP = //p' "$obj/probe.i") ))
-xkey=$(( $(sed -n 's/^XKEY = //p' "$obj/probe.i") ))
-pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
+xtop=$(pv XTOP)
+xkey=$(pv XKEY)
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
 # internal form (xkey: S3, S1, coefficients, s1, s3) + the PUT KEY staging
 # copy and its bitmap (xstage); work = what each command uses beyond them,
@@ -113,38 +124,14 @@ w_commit=$(( $(pv XCOMMIT) + xseg_d ))
 w_pk=$(( $(pv XPK) + xseg_d ))
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
+# (the 256-byte family with an arena at IA_ABS: main.c moves the stack to
+# IA_END)
 ssta=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$base.map")))
-# internal RAM: highest byte the firmware touched in a run of every command
-# (the firmware fills its free RAM with 0xA5; on the 8051 the simulator
-# fills 0x80..0xFF, which a 128-byte part does not have, before the run, so
-# that a stray indirect access up there shows as well)
-iram=-1
-req=$obj/probe.req
-{
-    printf '\200\020\000\000\000\000'
-    printf '\200\046\000\000\0041234\000'
-    printf '\200\040\000\000\040'; head -c 32 /dev/zero; printf '\000'
-    printf '\000\040\000\000\0041234\000'
-    printf '\200\060\000\000\000\000'
-    printf "\\200\\100\\000\\000\\$(printf %03o $m)"; head -c $m /dev/zero; printf '\000'
-    printf '\200\026\000\000\000\000'
-    printf '\200\042\000\000\001\000\000\200\044\000\000\000\000\200\022\000\000\000\000'
-    printf '\200\376\000\000\000\000'
-} > "$req"
-case " $* " in *CARD_UART*) probe=no ;; *) probe=yes ;; esac
-if [ $isize = 128 ]; then
-    script='fill iram_chip 0x80 0xff 0xa5\nrun\ndi 0x00 0x7f\ndump iram_chip 0x80 0xff\nquit\n'
-else
-    script='run\ndi 0x00 0xff\nquit\n'
-fi
-if [ $probe = yes ] && printf "$script" | timeout 300 "$S51" -t $cpu -I if=xram[0xffff],in="$req",out="$obj/probe.resp" \
-        -b "$out" > "$obj/probe.out" 2>&1; then
-    iram=$(awk -v s="$ssta" 'function hex(x,  i, v) { v = 0; x = tolower(x); sub(/^0x/, "", x)
-            for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
-            return v }
-        /^0x[0-9a-f][0-9a-f] / {a = hex($1); for (i = 0; i < 8; i++) if (a + i >= s && $(i + 2) != "a5") top = a + i}
-        END {print (top ? top + 1 : -1)}' "$obj/probe.out")
-fi
+[ "$(pv XIAEND)" -gt 0 ] && ssta=$(pv XIAEND)
+# internal RAM, static: the data bytes, the arena, the stack's start
+# (the peak with the stack: 8051/probe-iram.sh, in the tests)
+iram=$ssta
+[ "$(pv XIATOP)" -gt "$iram" ] && iram=$(pv XIATOP)
 {
     echo "code $code"
     echo "sign_code $sign_code"
@@ -160,12 +147,12 @@ fi
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
 } > "$base.sizes"
-if [ "$iram" -gt "$isize" ] || { [ "$iram" -lt 0 ] && [ $probe = yes ]; }; then
-    echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B (or not measured)" >&2
+if [ "$iram" -gt "$isize" ]; then
+    echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B" >&2
     rm -f "$out"
     exit 1
 fi
-printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (data+idata+peak stack)  XDATA %5d B (key %d)\n' \
+printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (static)  XDATA %5d B (key %d)\n' \
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
 printf '  CARD     %-18s budget: NV key %d + PUT staging %d + state %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
     "$(basename "$out")" "$xkey" "$xstage" "$(pv XNVS)" "$w_sign" "$w_gen" "$w_commit" "$w_pk"

@@ -6,9 +6,12 @@
  * assembly kernels by their C twins (same results, for the cross-test).
  *
  * Internal field forms (docs/CARD.md):
- *   LM form of a byte x: two bytes (lo, mask) = (log_3 x, 0xFF) for x != 0
- *   and (0, 0x00) for x = 0. A product of an LM value with anything is a
- *   table read ANDed with the mask: no branch on zero.
+ *   L1 form of a byte x (the stored key): one byte, log_3 x + 1 for x != 0
+ *   and 0 for x = 0. ADD A,#0FFh gives log x and the carry C = (x != 0) at
+ *   once, SUBB A,ACC turns C into the mask: no branch on zero.
+ *   LM form of a byte x (the public-key cache): two bytes (lo, mask) =
+ *   (log_3 x, 0xFF) for x != 0 and (0, 0x00) for x = 0. A product of an LM
+ *   value with anything is a table read ANDed with the mask.
  *   Scalar form: DPTR = GFT + lo + 512 * (x == 0): reads at DPTR + log y
  *   give x * y, and land in the zero page of GFT when x = 0.
  */
@@ -88,8 +91,20 @@ typedef uint8_t arena_t;
 #define NSEG       ((PK_MONO + SEG_K - 1) / SEG_K)
 #define MAX_ATTEMPTS 1000
 
-/* LM matrices (dim x dim, column-major, 2 bytes an entry: the keys' S1,
- * S3 and the derived A1, A3): columns of 2 dim bytes, LMCPP(dim) of them
+/* L1 matrices (the stored key's S3 and S1, column-major, 1 byte an
+ * entry): their columns are packed into pages by gen_card.c (key_layout)
+ * so that none crosses a page and the key is unpadded; a matrix is named by
+ * its run table K3_RUNS / K1_RUNS (gf.c): triples (page, offset, columns)
+ * of consecutive columns in a page, then a 0 triple. */
+#define KR(p, o, c) (uint8_t)((X_KS3 >> 8) + (p)), (o), (c)
+extern __code const uint8_t K3_RUNS[], K1_RUNS[];
+#define L1MASK(l) ((uint8_t)(0 - (uint8_t)(((uint16_t)(l) + 255) >> 8))) /* 0xFF iff l != 0 */
+#define L1VAL(l)  (GFT[(uint8_t)((l) - 1)] & L1MASK(l))                 /* the field value */
+#define L1OF(x)   ((uint8_t)((LOGLO(x) + 1) & NZ(x)))                  /* L1 form of x */
+uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.c) */
+
+/* LM matrices (dim x dim, column-major, 2 bytes an entry: the derived A1,
+ * A3 of the public-key cache): columns of 2 dim bytes, LMCPP(dim) of them
  * packed in a 256-byte page so that none crosses a page (MOVX @Ri with P2
  * as the page); a matrix starts on a page. The kernels step through the
  * columns with the stride 2 dim and move to the next page after LMCPP. */
@@ -134,12 +149,12 @@ typedef uint8_t arena_t;
 #define X_WMAP   0x0400          /* PUT KEY written-bytes bitmap */
 #define WMAP_BYTES ((SK_BYTES + 7) / 8)
 #define X_STAGE  PG(X_WMAP + WMAP_BYTES)   /* raw secret key (PUT / keygen) */
-/* The active key, in internal form ("EEPROM"): S3 and S1 in LM form
- * (packed columns), the coefficients in LM form, s1 and s3 raw. */
-#define X_KS3    PG(X_STAGE + SK_BYTES)    /* S3, LM, column-major */
-#define X_KS1    PG(X_KS3 + LMSZ(N))       /* S1, LM, column-major */
-#define X_KCO    (X_KS1 + LMSZ(M))         /* coefficients, LM */
-#define X_Ks1    (X_KCO + 2 * C)           /* s1, raw */
+/* The active key, in internal form ("EEPROM"): S3 and S1 in L1 form
+ * (columns packed into pages, K3_RUNS / K1_RUNS), the coefficients in L1
+ * form, s1 and s3 raw; sk bytes for TTS(20,28). */
+#define X_KS3    PG(X_STAGE + SK_BYTES)    /* S3 and S1, L1, column-major */
+#define X_KCO    (X_KS3 + KL_TAIL)         /* coefficients, L1 */
+#define X_Ks1    (X_KCO + C)               /* s1, raw */
 #define X_Ks3    (X_Ks1 + M)               /* s3, raw */
 #define X_KEND   (X_Ks3 + N)
 /* Volatile work. The public-key cache, derived from the key by GENERATE
@@ -200,11 +215,24 @@ typedef uint8_t arena_t;
  * (main.c), so a power cut leaves the old key or the new one whole. */
 
 /* ---- internal RAM: one arena, carved per command ---- */
-/* The scratch part: 64 bytes, or 2 (n - b) for the x scalars of the
- * layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
+/* The scratch part: 64 bytes, or XS_OFF + 2 (n - b) for the x scalars of
+ * the layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
  * what signing needs: the matvec accumulator (n), the last layer's x
  * scalars (2 (v + a + 2)) and the solver's scratch (3 max(a, b)), which
  * may overlap (sign.c then converts every scalar per layer: XS_INC 0). */
+/* SV_GEN: the layer solver written out (gen_card.c) for layers of at most
+ * CARD_SV_UNROLL_MAX unknowns, its repair masks and factors (3 max(a, b)
+ * bytes) at directly addressed bytes of the arena: IA[IX_OFF - 3 dim ..
+ * IX_OFF) in CARD_128_ASM, else IA[0 .. 3 max(a, b)) with the x scalars
+ * moved above them (XS_OFF; build-image.sh checks IA + XS_OFF <= 0x80). */
+#if !defined(CARD_C_KERNELS) && LDMAX <= CARD_SV_UNROLL_MAX
+#define SV_GEN
+#endif
+#if defined(SV_GEN) && !defined(CARD_128)
+#define XS_OFF (3 * LDMAX)
+#else
+#define XS_OFF 0
+#endif
 #ifdef CARD_128_ASM /* a plain number: the kernels use it in assembly */
 #if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
 #define IX_OFF N
@@ -213,24 +241,54 @@ typedef uint8_t arena_t;
 #else
 #define IX_OFF (3 * LDMAX)
 #endif
-#elif 2 * (N - B) > 64
-#define IX_OFF (2 * (N - B))
+#elif XS_OFF + 2 * (N - B) > 64
+#define IX_OFF (XS_OFF + 2 * (N - B))
 #else
 #define IX_OFF 64
 #endif
 #define IA_SIZE (N + IX_OFF)
+/* The arena's place, fixed here (gf.c: __at): in CARD_128_ASM the top of
+ * the 128 bytes; in the 256-byte family, when the kernels address its
+ * first bytes directly (the signing matvec's accumulator IA[0 .. N) for N
+ * <= 28, kernels_sign.c: MV_DIRECT; the solver's scratch IA[0 .. XS_OFF)),
+ * so that those end at 0x80, the rest in the upper (indirect) 128 bytes
+ * and the stack above it (build-image.sh links with --stack-loc IA_END and
+ * checks that the data bytes end below IA_ABS). */
 #ifdef CARD_128_ASM
-#define IA_ABS (0x80 - IA_SIZE) /* the top of the 128 bytes (gf.c) */
+#define IA_ABS (0x80 - IA_SIZE)
+#elif !defined(CARD_C_KERNELS) && (N <= 28 || XS_OFF)
+#if N <= 28 && N >= XS_OFF     /* plain numbers: main.c uses IA_END in assembly */
+#define IA_ABS (0x80 - N)
+#else
+#define IA_ABS (0x80 - XS_OFF)
+#endif
+#define IA_END (IA_ABS + IA_SIZE)
+#endif
+#ifdef IA_ABS
 extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+#elif defined(CARD_128)
+/* the C twins' arena in XDATA: above the map (the linker's 255 bytes at
+ * 0xFF00 hold the large model's variables) */
+#define X_IA X_TOP
+extern __xdata __at(X_IA) uint8_t IA[IA_SIZE];
 #else
 extern ARENA uint8_t IA[IA_SIZE];
+#endif
+#ifdef X_IA
+#define X_MAPEND (X_IA + IA_SIZE)
+#else
+#define X_MAPEND X_TOP
+#endif
+#if X_MAPEND > 0xFF00
+#error "XDATA map too large"
 #endif
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
 /* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
  * set-up. Signing layers (kernels_sign.c): layer_build's x scalars at
- * IA[0 .. 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim .. IX_OFF),
+ * IA[XS_OFF .. XS_OFF + 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim
+ * .. IX_OFF) (or IA[0 .. 3 dim) if XS_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
 /* The arena of key set-up and the public key: IA, or in CARD_128_ASM an
  * XDATA one (SA, for the C twins of gauss, matvec_lm and the pk terms):
@@ -261,8 +319,8 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
 
 uint8_t gmul(uint8_t a, uint8_t b);
-/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form: columns of st
- * bytes, 256 / st of them to a page (LMCOL) */
+/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
+ * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
 #ifdef CARD_128_ASM
 void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st) __reentrant;
@@ -278,13 +336,15 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
 uint8_t layer_solve(uint8_t lo, uint8_t dim);
 /* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
 void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
-/* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing) */
+/* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing), K the
+ * L1 matrix of the run table at K (rows bytes a column) */
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols, uint8_t st);
+                 uint8_t cols);
 
 /* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
+void stream_take(arena_t dst, uint8_t n);
 void stream_wipe(void);     /* the key and the block of X_STR := 0 */
 void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
 void chacha_block(void) __reentrant;

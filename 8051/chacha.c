@@ -220,6 +220,20 @@ void chacha_block_prof(void)
     prof_chacha += cycles_now() - t0;
 }
 
+/* dst[0 .. n) = the next n bytes of the stream (n <= 64): a copy from the
+ * current block when it holds them, else byte by byte */
+void stream_take(arena_t dst, uint8_t n)
+{
+    ARENA uint8_t *d = (ARENA uint8_t *)dst;
+    if ((uint8_t)(st_pos + n) <= 64) { /* public: the position in the stream */
+        xcopy_i(X_STR + 64 + st_pos, dst, n);
+        st_pos += n;
+    } else
+        do
+            *d++ = stream_byte();
+        while (--n);
+}
+
 uint8_t stream_byte(void)
 {
     if (st_pos == 64) { /* public: position in the stream */

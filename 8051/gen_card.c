@@ -35,6 +35,9 @@ static const struct set sets[] = {
 #include "tts_sets.def"
 };
 
+/* the largest layer written out straight (kernels_sign.c: SV_UNROLL_MAX) */
+#define SV_UNROLL_MAX 9
+
 static unsigned xt(unsigned a) { return ((a << 1) ^ ((a & 0x80) ? 0x11B : 0)) & 0xFF; }
 
 static void bytes(const char *name, const unsigned char *b, int len)
@@ -95,6 +98,163 @@ static void terms_asm(void)
     printf("#endif\n#endif\n");
 }
 
+/*
+ * The stored key's layout (card.h): the columns of S3 (n bytes each) and S1
+ * (m bytes) in L1 form, packed into 256-byte pages so that no column crosses
+ * a page (the kernels read a column with MOVX @Ri, P2 the page) and little
+ * is left over: each page takes the mix of S3 and S1 columns that fills it
+ * best (the most S3 columns among equals), until the columns left fit in
+ * one page; those go to the next page, S3's first, and the coefficients,
+ * s1 and s3 follow them, unpadded (read at their own addresses). Emitted
+ * as runs KR(page, offset, columns) of consecutive columns within a page,
+ * pages counted from the key's first, and KL_TAIL, the offset of the
+ * coefficients. For TTS(20,28), 7 S3 and 3 S1 columns fill a page exactly:
+ * the key takes sk = 1,399 bytes.
+ */
+static void key_layout(const struct set *P)
+{
+    int r3 = P->n, r1 = P->m, page = 0, n3 = 0, n1 = 0;
+    char runs3[512] = "", runs1[512] = "";
+    while (r3 * P->n + r1 * P->m > 256) {
+        int ba = 0, bb = 0, best = -1;
+        for (int a = 0; a <= r3 && a * P->n <= 256; a++) {
+            int b = (256 - a * P->n) / P->m;
+            if (b > r1)
+                b = r1;
+            if (a * P->n + b * P->m >= best) {
+                best = a * P->n + b * P->m;
+                ba = a;
+                bb = b;
+            }
+        }
+        if (ba)
+            n3 += snprintf(runs3 + n3, sizeof runs3 - n3, "%sKR(%d, 0, %d)", n3 ? ", " : "", page, ba);
+        if (bb)
+            n1 += snprintf(runs1 + n1, sizeof runs1 - n1, "%sKR(%d, %d, %d)", n1 ? ", " : "", page,
+                           ba * P->n, bb);
+        r3 -= ba;
+        r1 -= bb;
+        page++;
+    }
+    if (r3)
+        n3 += snprintf(runs3 + n3, sizeof runs3 - n3, "%sKR(%d, 0, %d)", n3 ? ", " : "", page, r3);
+    if (r1)
+        n1 += snprintf(runs1 + n1, sizeof runs1 - n1, "%sKR(%d, %d, %d)", n1 ? ", " : "", page,
+                       r3 * P->n, r1);
+    printf("#define KL_RUNS3 %s\n#define KL_RUNS1 %s\n#define KL_TAIL %d\n", runs3, runs1,
+           page * 256 + r3 * P->n + r1 * P->m);
+}
+
+
+/*
+ * The layer solver written out for one size d (kernels_sign.c includes
+ * this file inside an __asm block with CARD_SOLVE_ASM = d): the algebra of
+ * solve_asm there (Gaussian elimination with the masked pivot repair, U in
+ * LM form at SUOFF, back substitution), every loop unrolled and every
+ * address a constant: entry [r][c] at SVW(r, c), the repair masks at
+ * direct SVFX(i), the factors' log and mask at direct SVFL(i), SVFM(i),
+ * x[lo + i] at @(k_Klo + i). 16 machine cycles an entry of the
+ * elimination (23 in the loop). Outside the include guard on purpose.
+ */
+static int sv_page = -1;
+static void sv_p2(int c)
+{
+    if (sv_page != c / 4) /* SST = 64: four columns a page */
+        printf("        mov  P2, #(SVW(0, %d) >> 8)\n", c);
+    sv_page = c / 4;
+}
+
+static void sv_x(int k)
+{
+    printf("        mov  r5, a\n        mov  a, _k_Klo\n        add  a, #%d\n"
+           "        mov  r1, a\n        mov  a, r5\n        mov  @r1, a\n", k);
+}
+
+static void solve_asm_gen(int d)
+{
+    sv_page = -1;
+    printf("#if CARD_SOLVE_ASM == %d\n        mov  _k_ok, #1\n", d);
+    for (int k = 0; k < d; k++) {
+        printf("        ; pivot %d\n", k);
+        sv_p2(k);
+        printf("        mov  r0, #(SVW(%d, %d) & 0xFF)\n        movx a, @r0\n        mov  r6, a\n", k, k);
+        for (int i = k + 1; i < d; i++)
+            printf("        mov  a, r6\n        add  a, #0xFF\n        cpl  c\n        subb a, 0xe0\n"
+                   "        mov  SVFX(%d), a\n        mov  r5, a\n        inc  r0\n"
+                   "        movx a, @r0\n        anl  a, r5\n        xrl  ar6, a\n", i);
+        printf("        mov  a, r6\n        add  a, #0xFF\n        clr  a\n        rlc  a\n"
+               "        anl  _k_ok, a\n        mov  a, r6\n        mov  dptr, #GFT_LOGA\n"
+               "        movc a, @a+dptr\n        cpl  a\n        mov  _k_acc, a\n");
+        if (k == d - 1) {
+            sv_p2(d);
+            printf("        mov  r0, #(SVW(%d, %d) & 0xFF)\n        movx a, @r0\n        mov  r6, a\n"
+                   "        movc a, @a+dptr\n        add  a, _k_acc\n        addc a, #0\n"
+                   "        mov  dpl, a\n        mov  dph, #GFT_PAGE\n        clr  a\n"
+                   "        movc a, @a+dptr\n        mov  r5, a\n        mov  a, r6\n"
+                   "        add  a, #0xFF\n        subb a, 0xe0\n        anl  a, r5\n", k, d);
+            sv_x(k);
+            break;
+        }
+        printf("        mov  r0, #(SVW(%d, %d) & 0xFF)\n", k + 1, k);
+        for (int i = k + 1; i < d; i++)
+            printf("        movx a, @r0\n        inc  r0\n        mov  r5, a\n        movc a, @a+dptr\n"
+                   "        mov  SVFL(%d), a\n        mov  a, r5\n        add  a, #0xFF\n"
+                   "        subb a, 0xe0\n        mov  SVFM(%d), a\n", i, i);
+        for (int j = k + 1; j <= d; j++) {
+            sv_p2(j);
+            printf("        mov  r0, #(SVW(%d, %d) & 0xFF)\n        movx a, @r0\n        mov  r6, a\n", k, j);
+            for (int i = k + 1; i < d; i++)
+                printf("        inc  r0\n        movx a, @r0\n        anl  a, SVFX(%d)\n        xrl  ar6, a\n", i);
+            printf("        mov  a, r6\n        mov  dptr, #GFT_LOGA\n        movc a, @a+dptr\n"
+                   "        add  a, _k_acc\n        addc a, #0\n        mov  r5, a\n        mov  a, r6\n"
+                   "        dec  dph\n        movc a, @a+dptr\n        mov  r4, a\n"
+                   "        add  a, #GFT_PAGE\n        mov  dph, a\n        mov  a, r4\n        rr   a\n"
+                   "        dec  a\n        mov  b, a\n        anl  a, r5\n        mov  dpl, a\n");
+            if (j < d)
+                printf("        mov  r0, #(SVW(SUOFF + %d, %d) & 0xFF)\n        movx @r0, a\n"
+                       "        inc  r0\n        mov  a, b\n        movx @r0, a\n", 2 * k, j);
+            else {
+                printf("        clr  a\n        movc a, @a+dptr\n");
+                sv_x(k);
+            }
+            printf("        mov  r0, #(SVW(%d, %d) & 0xFF)\n", k + 1, j);
+            for (int i = k + 1; i < d; i++)
+                printf("        mov  a, SVFL(%d)\n        movc a, @a+dptr\n        anl  a, SVFM(%d)\n"
+                       "        mov  r5, a\n        movx a, @r0\n        xrl  a, r5\n        movx @r0, a\n%s",
+                       i, i, i + 1 < d ? "        inc  r0\n" : "");
+        }
+    }
+    for (int j = d - 1; j >= 1; j--) {
+        printf("        ; back substitution, column %d\n        mov  a, _k_Klo\n        add  a, #%d\n"
+               "        mov  r0, a\n        mov  a, @r0\n        mov  r5, a\n        mov  dptr, #GFT_HIA\n"
+               "        movc a, @a+dptr\n        add  a, #GFT_PAGE\n        xch  a, r5\n"
+               "        inc  dph\n        movc a, @a+dptr\n        mov  dpl, a\n        mov  dph, r5\n", j, j);
+        sv_p2(j);
+        printf("        mov  r0, #(SVW(SUOFF, %d) & 0xFF)\n        mov  r1, _k_Klo\n", j);
+        for (int i = 0; i < j; i++)
+            printf("        movx a, @r0\n        inc  r0\n        movc a, @a+dptr\n        mov  r5, a\n"
+                   "        movx a, @r0\n        inc  r0\n        anl  a, r5\n        xrl  a, @r1\n"
+                   "        mov  @r1, a\n        inc  r1\n");
+    }
+    printf("        mov  dpl, _k_ok\n#endif\n");
+}
+
+static void solve_gen(void)
+{
+    int done[TTS_MAX_N + 1] = {0};
+    printf("/* The layer solver written out for the small sizes (see gen_card.c). */\n"
+           "#ifdef CARD_SOLVE_ASM\n");
+    done[1] = 1;
+    solve_asm_gen(1);
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        int dd[2] = {sets[s].a, sets[s].b};
+        for (int q = 0; q < 2; q++) /* card.h: SV_GEN */
+            if (dd[0] <= SV_UNROLL_MAX && dd[1] <= SV_UNROLL_MAX && !done[dd[q]]++)
+                solve_asm_gen(dd[q]);
+    }
+    printf("#endif\n");
+}
+
 int main(void)
 {
     unsigned char gft[1023] = {0}, ex[255];
@@ -122,6 +282,7 @@ int main(void)
                P->v, P->a, P->b, C);
         for (int L = 0; L <= 4; L++)
             printf("#define TTS_LAYER%d %u\n", L, P->layer[L]);
+        key_layout(P);
         printf("#ifdef CARD_WANT_TERMS\n");
         unsigned char r[TTS_MAX_N * TTS_MAX_N], u[sizeof r], w[sizeof r];
         for (int t = 0; t < C; t++) {
@@ -139,6 +300,8 @@ int main(void)
         printf("#endif\n");
     }
     printf("#else\n#error \"TTS_M/TTS_N: not one of the eight sets\"\n#endif\n\n");
+    printf("/* layers of at most this many unknowns: the solver written out */\n"
+           "#define CARD_SV_UNROLL_MAX %d\n\n", SV_UNROLL_MAX);
     printf("/* term t: p_t x[u] x[w] added to y[row], interleaved {row, u, w} */\n"
            "extern __code const uint8_t T_RUW[3 * TTS_C];\n"
            "#define TROW(t) (T_RUW[3 * (t)])\n#define TU(t) (T_RUW[3 * (t) + 1])\n"
@@ -149,5 +312,6 @@ int main(void)
         printf("%s%u%s", i % 24 ? "" : " \\\n    ", gft[i], i + 1 < 1023 ? "," : "");
     printf(" }\n#endif\n\n#endif\n");
     terms_asm();
+    solve_gen();
     return 0;
 }

@@ -33,7 +33,6 @@ __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 #define MV_OUTH _k_ckp
 #define MV_ROWS _k_rows
 #define MV_COLS _k_cols
-#define MV_ST  _k_st
 #else
 #define XC_DST _xcopy_i_PARM_2
 #define XC_N   _xcopy_i_PARM_3
@@ -43,7 +42,6 @@ __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 #define MV_OUTH (_matvec_sign_PARM_3 + 1)
 #define MV_ROWS _matvec_sign_PARM_4
 #define MV_COLS _matvec_sign_PARM_5
-#define MV_ST  _matvec_sign_PARM_6
 #endif
 
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM, 8 cycles a byte. */
@@ -80,15 +78,17 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
 
 /*
  * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
- * XDATA, rows = M or N, both even). Column c: x[c] as the scalar DPTR
- * against the LM entries of column c. With MV_DIRECT (N <= 28 and the
- * accumulator IA[N - rows .. N) below 0x80: build-image.sh links without
- * it otherwise) the row loop is unrolled with direct addressing, 11
- * machine cycles per entry, and M rows enter the body at row N - M; else
- * the loop is unrolled by four when 4 divides M and N, else by two: 13.5
- * or 14 cycles per entry. K's columns are st = 2 rows bytes apart, 256 /
- * st of them to a page (LMCOL). Arguments: K in DPTR (or k_Klo:k_Khi),
- * the others MV_* (above).
+ * XDATA, rows = M or N, both even). K is the stored key's L1 matrix,
+ * walked through its run table (card.h: triples page, offset, columns of
+ * rows bytes each; read with MOVC at each new run). Column c: x[c] as the
+ * scalar DPTR against the L1 entries of column c: ADD A,#0FFh gives the
+ * log and C = (entry != 0), SUBB A,ACC the mask. With MV_DIRECT (N <= 28
+ * and the accumulator IA[N - rows .. N) below 0x80: build-image.sh links
+ * without it otherwise) the row loop is unrolled with direct addressing,
+ * 10 machine cycles per entry, and M rows enter the body at row N - M;
+ * else the loop is unrolled by four when 4 divides M and N, else by two:
+ * 12.5 or 13 cycles per entry. Arguments: the run table in DPTR (or
+ * k_Klo:k_Khi), the others MV_* (above); k_Klo:k_Khi then walk the table.
  */
 #if N <= 28 && !defined(CARD_MV_LOOP)
 #define MV_DIRECT
@@ -97,16 +97,14 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
 static void mvs_asm(void) __naked
 {
     __asm
-        mov  r6, _k_Klo
-        mov  r7, _k_Khi
 #else
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols, uint8_t st) __naked
+                 uint8_t cols) __naked
 {
-    (void)K; (void)s; (void)out; (void)rows; (void)cols; (void)st;
+    (void)K; (void)s; (void)out; (void)rows; (void)cols;
     __asm
-        mov  r6, dpl
-        mov  r7, dph
+        mov  _k_Klo, dpl
+        mov  _k_Khi, dph
 #endif
 #ifdef MV_DIRECT
         mov  a, #(_IA + N)
@@ -136,15 +134,26 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         djnz r4, mvs_init
         mov  r4, MV_COLS
         mov  r3, #(_IA + IX_OFF)
-        clr  a
-        clr  c
-        subb a, MV_ST
-        mov  b, MV_ST
-        div  ab
-        inc  a
-        mov  _k_t1, a            ; columns a page: 256 / st (LMCOL)
-        mov  _k_j, a
+        mov  _k_j, #1
     mvs_col:
+        djnz _k_j, mvs_same      ; public: the column index in its run
+        mov  dpl, _k_Klo         ; the next run: page, offset, columns
+        mov  dph, _k_Khi
+        clr  a
+        movc a, @a+dptr
+        mov  r7, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  r6, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  _k_j, a
+        inc  dptr
+        mov  _k_Klo, dpl
+        mov  _k_Khi, dph
+    mvs_same:
         mov  a, r3
         mov  r0, a
         mov  a, @r0              ; s = x[c]
@@ -161,17 +170,19 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  P2, r7
         mov  a, r6
         mov  r0, a
+        add  a, MV_ROWS
+        mov  r6, a               ; the next column of the run
 #ifdef MV_DIRECT
         mov  a, MV_ROWS
         cjne a, #N, mvs_m        ; public: M rows enter at row N - M
         mvsr = 0
         .rept (N - M)
-        movx a, @r0
+        movx a, @r0              ; L1 K[r][c]
         inc  r0
+        add  a, #0xFF            ; log K[r][c], C = (K[r][c] != 0)
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0
-        inc  r0
+        subb a, 0xe0             ; 0xFF iff K[r][c] != 0
         anl  a, r5
         xrl  (_IA + mvsr), a
         mvsr = mvsr + 1
@@ -180,10 +191,10 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         .rept M
         movx a, @r0
         inc  r0
+        add  a, #0xFF
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0
-        inc  r0
+        subb a, 0xe0
         anl  a, r5
         xrl  (_IA + mvsr), a
         mvsr = mvsr + 1
@@ -198,12 +209,12 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #else
         .rept 2
 #endif
-        movx a, @r0              ; log K[r][c]
+        movx a, @r0              ; L1 K[r][c]
         inc  r0
+        add  a, #0xFF
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0              ; mask K[r][c]
-        inc  r0
+        subb a, 0xe0
         anl  a, r5
         xrl  a, @r1
         mov  @r1, a
@@ -211,14 +222,6 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         .endm
         djnz b, mvs_row
 #endif
-        mov  a, r6
-        add  a, MV_ST
-        mov  r6, a
-        djnz _k_j, mvs_same      ; public: the column index in its page
-        mov  _k_j, _k_t1
-        mov  r6, #0
-        inc  r7
-    mvs_same:
 #ifdef MV_DIRECT
         djnz r4, mvs_more
         sjmp mvs_fin
@@ -245,7 +248,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 
 #ifdef CARD_128_ASM
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols, uint8_t st)
+                 uint8_t cols)
 {
     k_Klo = (uint8_t)K;
     k_Khi = (uint8_t)(K >> 8);
@@ -255,7 +258,6 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
     k_ckp = (uint8_t)(out >> 8);
     k_rows = rows;
     k_cols = cols;
-    k_st = st;
     mvs_asm();
 }
 #endif
@@ -272,7 +274,7 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
  * the coefficient's log and one AND with its mask. The terms are straight
  * code, generated per set and layer by gen_card.c (card_tables.h, read
  * here inside the __asm blocks of lt_0 .. lt_3 with CARD_TERM_ASM set):
- * every address is a constant, 17 machine cycles a matrix term, and the x
+ * every address is a constant, 16 machine cycles a matrix term, and the x
  * scalar is loaded once per u. k_lo, k_dim.
  */
 __data uint8_t k_lo, k_dim;
@@ -287,7 +289,7 @@ static void layer_asm(void) __naked
         mov  r0, a
         mov  a, _k_ql
         rl   a
-        add  a, #_IA
+        add  a, #(_IA + XS_OFF)
         mov  r1, a
         mov  a, _k_lo
         clr  c
@@ -358,21 +360,18 @@ static void layer_asm(void) __naked
 }
 
 /*
- * The generated term statements' macros. Coefficient t's LM pair is at
- * X_KCO + 2t (X_KCO even: a pair never crosses a page), entry [r][c] at
+ * The generated term statements' macros. Coefficient t's L1 byte is at
+ * X_KCO + t, entry [r][c] at
  * X_SL + c * SST + r (layer_asm has written the identity there). LTP leaves
  * p_t x[u] in A (P2 the coefficient's page); LTM, LTD and LTA then set P2
  * to the entry's and write it, write it plus 1, or add to it. LTC's product
  * with x[w] is lt_rhs (the zero page handles x[w] = 0, the mask cu = 0).
  */
-#if X_KCO & 1
-#error "kernels_sign.c: the coefficients' LM pairs must start at an even address"
-#endif
 static void lt_macros(void) __naked
 {
     __asm
     .macro LTX u
-        mov  r1, #(_IA + 2 * u)
+        mov  r1, #(_IA + XS_OFF + 2 * u)
         mov  a, @r1
         mov  dpl, a
         inc  r1
@@ -380,13 +379,13 @@ static void lt_macros(void) __naked
         mov  dph, a               ; DPTR = scalar x[u]
     .endm
     .macro LTP t
-        mov  P2, #((X_KCO + 2 * t) >> 8)
-        mov  r0, #((X_KCO + 2 * t) & 0xFF)
-        movx a, @r0               ; log p_t
-        inc  r0
+        mov  P2, #((X_KCO + t) >> 8)
+        mov  r0, #((X_KCO + t) & 0xFF)
+        movx a, @r0               ; L1 p_t
+        add  a, #0xFF             ; log p_t, C = (p_t != 0)
         movc a, @a+dptr
         mov  r5, a
-        movx a, @r0               ; mask p_t
+        subb a, 0xe0              ; 0xFF iff p_t != 0
         anl  a, r5                ; cu = p_t x[u]
     .endm
     .macro LTE c, r
@@ -415,7 +414,7 @@ static void lt_macros(void) __naked
     .macro LTC t, w, c, r
         LTP  t
         mov  r5, a
-        mov  r1, #(_IA + 2 * w)
+        mov  r1, #(_IA + XS_OFF + 2 * w)
         mov  r2, #((X_SL + c * SST + r) >> 8)
         mov  r3, #((X_SL + c * SST + r) & 0xFF)
         lcall lt_rhs
@@ -536,6 +535,7 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
 #define _k_k1  _k_Khi
 #define _k_fb  _k_rows
 
+#ifndef SV_GEN
 static uint8_t solve_asm(void) __naked
 {
     __asm
@@ -808,13 +808,81 @@ static uint8_t solve_asm(void) __naked
         ret
     __endasm;
 }
+#endif
+
+/*
+ * The solver written out per size (gen_card.c: solve_asm_gen, the same
+ * algebra as solve_asm): sv_1 for the one-unknown layers of every set, and
+ * with SV_GEN (card.h) sv_a, sv_b for the set's a and b. Arguments: k_Klo
+ * = &IX[lo]; scratch at SVF (card.h: XS_OFF).
+ */
+#define SVW(r, c) (X_SL + (c) * SST + (r))
+#if XS_OFF
+#define SVF(d) 0
+#else
+#define SVF(d) (IX_OFF - 3 * (d))
+#endif
+#define SVFL(i) (_IA + SVF(SVD) + 2 * (i))
+#define SVFM(i) (_IA + SVF(SVD) + 2 * (i) + 1)
+#define SVFX(i) (_IA + SVF(SVD) + 2 * SVD + (i))
+
+static uint8_t sv_1(void) __naked
+{
+    __asm
+#define SVD 1
+#define CARD_SOLVE_ASM 1
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+
+#ifdef SV_GEN
+static uint8_t sv_a(void) __naked
+{
+    __asm
+#define SVD A
+#define CARD_SOLVE_ASM A
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+
+#if B != A
+static uint8_t sv_b(void) __naked
+{
+    __asm
+#define SVD B
+#define CARD_SOLVE_ASM B
+#include "card_tables.h"
+#undef CARD_SOLVE_ASM
+#undef SVD
+        ret
+    __endasm;
+}
+#else
+#define sv_b sv_a
+#endif
+#endif
 
 uint8_t layer_solve(uint8_t lo, uint8_t dim)
 {
+    k_Klo = (uint8_t)(uint16_t)(IX + lo);
+    if (dim == 1) /* public: the layer */
+        return sv_1();
+#ifdef SV_GEN
+    if (dim == A)
+        return sv_a();
+    return sv_b();
+#else
     k_Whi = (uint8_t)(X_SL >> 8);
     k_lo = lo;
     k_dim = dim;
     return solve_asm();
+#endif
 }
 
 #endif /* !CARD_C_KERNELS */

@@ -29,20 +29,21 @@ static uint16_t lm_next(uint16_t col, uint8_t st) __reentrant
 }
 
 /* [S | I] into the column-major Gauss work W: S raw row-major at XDATA S
- * (nv = 0), or the active key's LM matrix at S (nv = 1; public flag). */
+ * (nv = 0), or the active key's L1 matrix of the run table S (nv = 1;
+ * public flag). */
 static void load_aug(uint16_t W, uint16_t S, uint8_t dim, uint8_t nv) __reentrant
 {
     uint8_t r, c;
     for (c = 0; c < dim; c++) {
         __xdata uint8_t *col = XP(W + (uint16_t)c * GST);
+        uint16_t a = nv ? kcol((__code const uint8_t *)S, c) : S;
         for (r = 0; r < dim; r++)
-            col[r] = nv ? GFT[XB(S + 2 * r)] & XB(S + 2 * r + 1)
-                        : XB(S + (uint16_t)r * dim);
+            col[r] = nv ? L1VAL(XB(a + r)) : XB(a + (uint16_t)r * dim);
         col += (uint16_t)dim * GST;
         for (r = 0; r < dim; r++)
             col[r] = 0;
         col[c] = 1;
-        S = nv ? lm_next(S, 2 * dim) : S + 1;
+        S += !nv;
     }
 }
 
@@ -95,10 +96,9 @@ static void pc_out(uint16_t coef, uint8_t nv) __reentrant
     uint16_t t;
     for (t = 0; t < C; t++) {
         uint8_t p;
-        if (nv)
-            p = GFT[XB(coef + 2 * t)] & XB(coef + 2 * t + 1);
-        else
-            p = XB(coef + t);
+        p = XB(coef + t);
+        if (nv) /* public: the stored key's L1 form */
+            p = L1VAL(p);
         XB(X_KPC + t) = gmul(p, C3[TW(t)]);
         XB(X_KQC + t) = gmul(p, C3[TU(t)]);
     }
@@ -108,28 +108,25 @@ static void pc_out(uint16_t coef, uint8_t nv) __reentrant
 void key_derive(void) __reentrant
 {
     pk_cur = 0xFF;
-    load_aug(X_G3, X_KS3, N, 1);
+    load_aug(X_G3, (uint16_t)K3_RUNS, N, 1);
     (void)gauss(X_G3, N, 2 * N);            /* the active key: invertible */
     lm_from_inverse(X_A3L, X_G3, N);
     c3_out(XP(X_Ks3));
-    load_aug(X_G1, X_KS1, M, 1);
+    load_aug(X_G1, (uint16_t)K1_RUNS, M, 1);
     (void)gauss(X_G1, M, 2 * M);
     lm_from_inverse(X_A1L, X_G1, M);
     pc_out(X_KCO, 1);
     pk_ready = 1;
 }
 
-/* raw row-major S (dim x dim) -> LM column-major at K */
-static void lm_from_rows(uint16_t K, __xdata uint8_t *S, uint8_t dim) __reentrant
+/* raw row-major S (dim x dim) -> the L1 columns of the run table runs */
+static void l1_from_rows(__code const uint8_t *runs, __xdata uint8_t *S, uint8_t dim) __reentrant
 {
     uint8_t r, c;
     for (c = 0; c < dim; c++, S++) {
-        for (r = 0; r < dim; r++) {
-            uint8_t e = S[(uint16_t)r * dim];
-            XB(K + 2 * r) = LOGLO(e);
-            XB(K + 2 * r + 1) = NZ(e);
-        }
-        K = lm_next(K, 2 * dim);
+        __xdata uint8_t *K = XP(kcol(runs, c));
+        for (r = 0; r < dim; r++)
+            K[r] = L1OF(S[(uint16_t)r * dim]);
     }
 }
 
@@ -182,12 +179,11 @@ void key_install(void) __reentrant
     uint16_t t;
     uint8_t i;
     __xdata uint8_t *coef = STAGE + SK_COEF;
-    lm_from_rows(X_KS1, STAGE + SK_S1, M);
-    lm_from_rows(X_KS3, STAGE + SK_S3, N);
+    l1_from_rows(K1_RUNS, STAGE + SK_S1, M);
+    l1_from_rows(K3_RUNS, STAGE + SK_S3, N);
     for (t = 0; t < C; t++) {
         uint8_t p = coef[t];
-        XB(X_KCO + 2 * t) = LOGLO(p);
-        XB(X_KCO + 2 * t + 1) = NZ(p);
+        XB(X_KCO + t) = L1OF(p);
     }
     for (i = 0; i < M; i++)
         XB(X_Ks1 + i) = STAGE[SK_s1 + i];

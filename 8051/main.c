@@ -83,6 +83,13 @@ void main(void)
     uint8_t i;
     __xdata uint8_t *cmd = XP(X_CMD), *resp = XP(X_RESP);
 
+#ifdef IA_END
+    /* the stack above the arena placed at IA_ABS (card.h); main never
+     * returns, so its own return address may stay below */
+    __asm
+        mov  sp, #(IA_END - 1)
+    __endasm;
+#endif
     fill_stack();
     pin_ok = 0;
     if (XB(X_JRNL) == NV_MAGIC) /* a key install was cut: finish it */

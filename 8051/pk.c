@@ -33,8 +33,8 @@ static void prep_quad(uint8_t i)
     __xdata uint8_t *col = XP(A3COL(i)), *pt = XP(X_PT), *qt = XP(X_QT);
     __xdata uint8_t *co = XP(X_KCO);
     __code const uint8_t *ruw = T_RUW;
-    for (t = 0; t < C; t++, ruw += 3, co += 2, pt += 2, qt += 2) {
-        uint8_t lp = co[0], mp = co[1];
+    for (t = 0; t < C; t++, ruw += 3, co++, pt += 2, qt += 2) {
+        uint8_t lp = (uint8_t)(co[0] - 1), mp = L1MASK(co[0]); /* L1 */
         __xdata uint8_t *au = col + 2 * ruw[1], *aw = col + 2 * ruw[2];
         set_scalar(pt, GFT[(uint16_t)lp + au[0]] & mp & au[1]);
         set_scalar(qt, GFT[(uint16_t)lp + aw[0]] & mp & aw[1]);

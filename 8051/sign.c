@@ -62,8 +62,8 @@ static void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
         rhs[r] = XU[lo + r - V];
     for (t = t0; t < t0 + nt; t++) {
         uint8_t row = TROW(t) - lo, w = TW(t), xu = IX[TU(t)], cu;
-        __xdata uint8_t *p = XP(X_KCO + 2 * t);
-        cu = GFT[(uint16_t)LOGLO(xu) + p[0]] & NZ(xu) & p[1];
+        uint8_t p = XB(X_KCO + t);          /* L1 */
+        cu = GFT[(uint16_t)LOGLO(xu) + (uint8_t)(p - 1)] & NZ(xu) & L1MASK(p);
         if (w >= lo) /* public: a matrix entry or a constant */
             WCOL(w - lo)[row] ^= cu;
         else
@@ -95,24 +95,41 @@ void xcopy_i(uint16_t src, arena_t dst, uint8_t n)
     while (--n);
 }
 
-/* C twin of matvec_sign (kernels_sign.c) */
+/* C twin of matvec_sign (kernels_sign.c): the run table at K */
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols, uint8_t st)
+                 uint8_t cols)
 {
-    uint8_t i;
+    uint8_t i, c, left = 0;
+    __code const uint8_t *run = (__code const uint8_t *)K;
+    __xdata uint8_t *p = 0;
     for (i = 0; i < rows; i++)
-        ISCR[i] = 0;
-    matvec_lm(ISCR, K, IX, rows, cols, st);
+        ISCR[i] = XB(s + i);
+    for (c = 0; c < cols; c++) {
+        uint8_t x = IX[c];
+        __code const uint8_t *base = GFT + LOGLO(x) + ((uint16_t)LOGHI(x) << 8);
+        if (!left) { /* public: the next run */
+            p = XP(((uint16_t)run[0] << 8) + run[1]);
+            left = run[2];
+            run += 3;
+        }
+        ARENA uint8_t *y = ISCR;
+        for (i = 0; i < rows; i++) {
+            uint8_t l = *p++;
+            *y++ ^= base[(uint8_t)(l - 1)] & L1MASK(l);
+        }
+        left--;
+    }
     for (i = 0; i < rows; i++)
-        XB(out + i) = ISCR[i] ^ XB(s + i);
+        XB(out + i) = ISCR[i];
 }
 #endif
 
-/* The assembly layer_build keeps x scalars at IA[0 .. 2 lo) and
- * layer_solve its scratch at IA[IX_OFF - 3 dim .. IX_OFF): when they never
- * meet, each layer converts only the x values the previous one solved
+/* The assembly layer_build keeps x scalars at IA[XS_OFF .. XS_OFF + 2 lo)
+ * and layer_solve its scratch at IA[IX_OFF - 3 dim .. IX_OFF) (or below
+ * XS_OFF, card.h): when they never meet, each layer converts only the x values the previous one solved
  * (from = the previous layer's first variable). */
-#if !defined(CARD_C_KERNELS) && 2 * (V + A) + 3 * A <= IX_OFF && 2 * (V + A + 2) + 3 <= IX_OFF
+#if !defined(CARD_C_KERNELS) && (XS_OFF >= 3 * LDMAX || \
+    (2 * (V + A) + 3 * A <= IX_OFF && 2 * (V + A + 2) + 3 <= IX_OFF))
 #define XS_INC 1
 #else
 #define XS_INC 0
@@ -176,22 +193,21 @@ uint16_t sign_run(void)
 uint16_t sign(void)
 #endif
 {
-    uint8_t i, ok;
+    uint8_t ok;
     uint16_t attempt;
     pk_cur = 0xFF;              /* the layers overwrite the pk scalars (X_WS) */
     stream_init_card();
     xcopy_i(X_CMD, (arena_t)(uint16_t)IX, M);
-    matvec_sign(X_KS1, X_Ks1, X_U, M, M, 2 * M);
+    matvec_sign((uint16_t)K1_RUNS, X_Ks1, X_U, M, M);
     for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        for (i = 0; i < V; i++)
-            IX[i] = stream_byte();
+        stream_take((arena_t)(uint16_t)IX, V);
         /* all four, always (&, not &&) */
         ok = solve_layer(L0, 0);
         ok &= solve_layer(L1, XS_INC ? V : 0);
         ok &= solve_layer(L2, XS_INC ? V + A : 0);
         ok &= solve_layer(L3, XS_INC ? V + A + 1 : 0);
         if (ok) { /* declassified: the attempt succeeded */
-            matvec_sign(X_KS3, X_Ks3, X_RESP, N, N, 2 * N);
+            matvec_sign((uint16_t)K3_RUNS, X_Ks3, X_RESP, N, N);
             stream_wipe();
             return 0;
         }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The automake lists of the eight parameter sets, from include/tts_sets.def
 # (the one list): `gen_sets_am.sh lists` writes ref/sets.am (KAT files, card
-# images, card tests), `gen_sets_am.sh card-rules` writes 8051/card-rules.am
+# images, the card tests of the two tiers), `gen_sets_am.sh card-rules` writes 8051/card-rules.am
 # (one image rule per set and family). Both outputs are committed and
 # tests/test_gen.sh checks that they are what this script writes; after a
 # change to the set list run
@@ -37,8 +37,13 @@ lists)
     list CARD_IMAGES 8051/tts- .ihx $sets
     echo "# The 128-byte internal RAM family (-DCARD_128, run on s51 -t 8051)."
     list CARD_IMAGES_128 8051/tts- -128.ihx $sets
-    echo "# One card test per set, the largest first (make -j starts the longest early)."
-    list CARD_SET_TESTS tests/test_card_ .sh $(echo "$largest_first" | tr - _)
+    echo "# One card test per set and image family (tests/card-M-N.card, -128.card:"
+    echo "# tests/card_set.sh), the longest first (make -j starts them early): TTS(20,28)'s"
+    echo "# in make check, the others in make check-full."
+    list CARD_CHECK_TESTS tests/card- .card 20-28-128 20-28
+    list CARD_FULL_TESTS tests/card- .card \
+        $(printf '%s\n' $largest_first | grep -v '^20-28$' | sed 's/$/-128/') \
+        $(printf '%s\n' $largest_first | grep -v '^20-28$')
     ;;
 card-rules)
     head

@@ -43,13 +43,23 @@ sign_checks() {
     [ "$(grep -c 'sign: equals the host.s signature .*, verifies' "$1")" -eq "$2" ] &&
         ! grep -q 'DIFFERS\|DOES NOT' "$1"
 }
-# ct_cycles OPTIONS K: the SIGN cycles (tts-card --report) of K random
-# TTS(20,28) keys, each installed on a fresh card and signing two digests
-# (counters 0 and 1) that the host finds to take one attempt
+# unhex HEX: the bytes of HEX on stdout (octal escapes: sh's printf has no \x)
+unhex() {
+    _uh=$1
+    while [ -n "$_uh" ]; do
+        _uh_b=${_uh%"${_uh#??}"}
+        _uh=${_uh#??}
+        printf "\\$(printf %03o "0x$_uh_b")"
+    done
+}
+# ct_cycles OPTIONS K: the SIGN cycles (tts-card --report) of K TTS(20,28)
+# keys from seeds drawn with rnd (TTS_TEST_SEED), each installed on a fresh
+# card and signing two digests (counters 0 and 1) that the host finds to
+# take one attempt
 ct_cycles() {
     _ct_i=0
     while [ $_ct_i -lt $2 ]; do
-        head -c 32 /dev/urandom > "$W/ts"
+        unhex "$(rnd 32)" > "$W/ts"
         "$HELPER" keygen 20,28 "$W/ts" "$W/tsk" "$W/tpk" || exit 99
         _ct_args=""
         for _ct_c in 0 1; do

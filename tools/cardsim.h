@@ -55,7 +55,7 @@ typedef struct {
     unsigned long long watch_at[8]; /* instructions executed at each such write */
     unsigned long long insts; /* instructions executed in the last run */
     unsigned long long ticks; /* "Simulated N ticks" of the last run */
-    long timeout;         /* seconds for one run; 0: card_timeout() */
+    long timeout;         /* CPU seconds of the simulator for one run; 0: card_timeout() */
 } card_batch;
 
 void card_init(card_batch *b, const char *image, const char *cpu, double mhz);

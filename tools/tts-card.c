@@ -212,7 +212,9 @@ static int image_ok(const char *image, const char *cpu, double mhz, int uart,
     card_batch pb;
     card_init(&pb, image, cpu, mhz);
     pb.uart = uart;
-    pb.timeout = 10;
+    /* CPU seconds (GET INFO on the UART image: about 8) */
+    long limit = getenv("TTS_CARD_TIMEOUT") ? atol(getenv("TTS_CARD_TIMEOUT")) : uart ? 120 : 10;
+    pb.timeout = limit = limit > 0 ? limit : 10;
     card_add(&pb, CARD_GET_INFO, 0, 0, NULL, 0);
     int ok = card_run(&pb) == 0 && pb.nresp >= 1 && pb.resp[0].sw == CARD_SW_OK &&
              pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
@@ -220,7 +222,7 @@ static int image_ok(const char *image, const char *cpu, double mhz, int uart,
     card_free(&pb);
     if (!ok)
         snprintf(why, whylen, "%s: the image does not answer GET INFO as a %s card "
-                 "within 10 s", image, tts_params_name(p));
+                 "within %ld s of CPU time", image, tts_params_name(p), limit);
     return ok;
 }
 

@@ -1,0 +1,199 @@
+# The card keeps its key from the terminal (docs/CARD.md, Threat model):
+# guard_family FAMILY runs, on TTS(20,28) on one image family (8032:
+# tts-20-28.ihx on -t 8032; 8051: tts-20-28-128.ihx on -t 8051), sourced by
+# tests/card_set.sh after tests/card_lib.sh:
+# - the card's own signing randomness: a terminal that signs 41 digests of
+#   its choice gets signatures whose differences span all n dimensions
+#   (tests/test_card_guard.sh has the control: a terminal that chose the
+#   randomness, as SIGN once let it, gets fewer); the same digest twice
+#   gives two signatures (the counter);
+# - the PIN: SIGN before VERIFY 6982; wrong PINs 63C2, 63C1, 63C0, then 6983
+#   for VERIFY and SIGN, across sessions (--eeprom); the right PIN resets
+#   the tries; a wrong first byte and a wrong last byte take the same cycles;
+# - the tear test: GENERATE KEY, COMMIT KEY (PUT KEY + COMMIT) and SIGN's
+#   counter update cut at many instruction counts (tts-card --cut: the
+#   simulator stops there and the card's XDATA is saved; the next session
+#   starts a fresh simulator from it), the card then answers with key A or
+#   key B whole: segment 0 equals that key's, the PIN of that key verifies,
+#   and SIGN gives exactly the host's signature for that key and the counter
+#   the card reports, which verifies. The cut points: the instructions
+#   around the journal flag's two writes (tts-card --watch), TEAR_WINDOW
+#   evenly spread between them (the writes of the active key), TEAR_COARSE
+#   over the whole command and NEARLY in its first thirtieth (the PUT KEYs
+#   of put-key); for SIGN every SSTEP-th instruction of the 96 before the
+#   counter's switch byte is written, that write, and TEAR_COARSE over the
+#   rest; for a VERIFY with a wrong PIN every VSTEP-th instruction: the try
+#   is counted from its write on, and that write comes before the stored
+#   PIN is read. make check: TEAR_WINDOW 1, TEAR_COARSE 0, NEARLY 1, SSTEP
+#   48, VSTEP 400, no cut of GENERATE KEY; make check-full: 40, 12, 3, 12,
+#   100, and GENERATE KEY cut as COMMIT KEY. TEAR_WINDOW and TEAR_COARSE, in
+#   the environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every
+#   store to the key area; that takes hours).
+
+# make check takes a short sample; make check-full (TTS_CHECK_FULL) sweeps
+# more densely and cuts GENERATE KEY too
+if [ -n "${TTS_CHECK_FULL:-}" ]; then
+    sstep=12 vstep=100 nearly=3
+    TEAR_WINDOW=${TEAR_WINDOW:-40} TEAR_COARSE=${TEAR_COARSE:-12}
+else
+    sstep=48 vstep=400 nearly=1
+    TEAR_WINDOW=${TEAR_WINDOW:-1} TEAR_COARSE=${TEAR_COARSE:-0}
+fi
+
+"$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/sA" "$W/pA" "$W/kA" || exit 99
+"$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 1 "$W/sB" "$W/pB" "$W/kB" || exit 99
+printf 'pin-of-A' > "$W/pinA"; printf '97531' > "$W/pinB"; printf '0000' > "$W/pinW"
+printf 'xin-of-A' > "$W/pinX"; printf 'pin-of-B' > "$W/pinY"
+chmod 600 "$W/pinA" "$W/pinB" "$W/pinW" "$W/pinX" "$W/pinY"
+sigs() { grep '^sig:' "$1" | sed 's/^sig: //'; }
+# the status word of the N-th apdu line of LOG
+swn() { grep '^apdu:' "$1" | sed -n "$2p" | awk '{print $NF}'; }
+
+
+guard_family() {
+    fam=$1
+    F="--cpu $fam --params 20-28"
+    # -- a hostile terminal: 41 digests of its choice, then the last one again
+    args="" last=""
+    for i in $(seq 0 40); do last=$(rnd 20); args="$args sign --digest $last"; done
+    "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kA" $args sign --digest "$last" > "$W/log" 2>&1
+    st=$?
+    sign_checks "$W/log" 42; say $(( st | $? )) "$fam: 42 signatures equal the host's (tts_card_stream_key, counters 0..41) and verify"
+    sigs "$W/log" | head -41 > "$W/s41"
+    r=$("$HELPER" rank 28 "$W/s41")
+    [ "$r" = 28 ]; say $? "$fam: 41 digests chosen by the terminal: differences of rank $r = n"
+    [ "$(sigs "$W/log" | sed -n 41p)" != "$(sigs "$W/log" | sed -n 42p)" ] &&
+        [ "$(grep '^counter:' "$W/log" | tail -2 | tr '\n' ' ')" = "counter: 40 counter: 41 " ]
+    say $? "$fam: the same digest signed twice (counters 40, 41): two different signatures"
+
+    # -- the PIN, across sessions
+    E=$W/ee.$fam
+    rm -f "$E"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key "$W/kA" > "$W/log" 2>&1 || say 1 "$fam: put-key"
+    D=$(rnd 20)
+    "$TTS_CARD" $F --eeprom "$E" apdu "8040000014${D}00" > "$W/log" 2>&1
+    [ "$(swn "$W/log" 1)" = 6982 ]; say $? "$fam: SIGN before VERIFY: 6982"
+    codes=""
+    for k in 1 2 3 4; do
+        "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinW" verify > "$W/log" 2>&1
+        codes="$codes$(sed -n 's/.*card status \([0-9A-F]*\).*/\1/p' "$W/log") "
+    done
+    [ "$codes" = "63C2 63C1 63C0 6983 " ]; say $? "$fam: wrong PINs in 4 sessions: $codes"
+    "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinA" verify apdu "8040000014${D}00" > "$W/log" 2>&1
+    [ $? = 1 ] && grep -q 'card status 6983' "$W/log" && [ "$(swn "$W/log" 1)" = 6983 ]
+    say $? "$fam: blocked: the right PIN gets 6983, and so does SIGN"
+    rm -f "$E"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key "$W/kA" > "$W/log" 2>&1
+    "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinW" verify > /dev/null 2>&1
+    "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinY" verify > /dev/null 2>&1
+    "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinA" verify sign --digest "$D" > "$W/log" 2>&1
+    st=$?
+    sign_checks "$W/log" 1
+    say $(( st | $? )) "$fam: two wrong PINs, then the right one: verified, signs"
+    "$TTS_CARD" $F --eeprom "$E" --report apdu 002000000000 \
+        apdu "0020000008$(printf 'xin-of-A' | hex)00" apdu "0020000008$(printf 'pin-of-B' | hex)00" \
+        apdu 002000000000 > "$W/log" 2>&1
+    c1=$(grep '^report: apdu' "$W/log" | sed -n 2p | awk '{print $3}')
+    c2=$(grep '^report: apdu' "$W/log" | sed -n 3p | awk '{print $3}')
+    [ "$(swn "$W/log" 1) $(swn "$W/log" 2) $(swn "$W/log" 3) $(swn "$W/log" 4)" = "63C3 63C2 63C1 63C1" ] &&
+        [ -n "$c1" ] && [ "$c1" = "$c2" ]
+    say $? "$fam: the tries were reset to 3; a wrong first byte and a wrong last byte: $c1 and $c2 cycles"
+
+    # -- the tear test
+    rm -f "$W/E0"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/E0" put-key "$W/kA" sign --digest "$D" > "$W/log" 2>&1 ||
+        say 1 "$fam: tear test: key A"
+    segA=$(dd if="$W/pA" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
+    segB=$(dd if="$W/pB" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
+    D2=$(rnd 20)
+    # tear_check NAME CUT: after the cut at CUT (card in $W/Ec), key A or B
+    # whole; its PIN verifies; SIGN is the host's for that key and counter
+    tear_check() {
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" apdu 803000000000 verify counter \
+            apdu "8040000014${D2}00" > "$W/c.log" 2>&1
+        seg=$(grep '^apdu:' "$W/c.log" | head -1 | awk '{print $3}')
+        if [ "$seg" = "$segA" ]; then k=A
+        elif [ "$seg" = "$segB" ]; then k=B
+            "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinB" verify counter \
+                apdu "8040000014${D2}00" > "$W/c.log" 2>&1
+        else echo "# $1: cut at $2: segment 0 is neither key's: $(head -c 80 "$W/c.log")"; return 1
+        fi
+        ctr=$(sed -n 's/^counter: //p' "$W/c.log")
+        sig=$(grep '^apdu:' "$W/c.log" | tail -1)
+        want=$("$HELPER" sign 20,28 "$W/k$k" "$D2" "$ctr" | cut -d' ' -f1)
+        if ! grep -q '^verify: ok' "$W/c.log" || [ "$sig" != "apdu: 1C $want 9000" ] ||
+           ! "$HELPER" verify 20,28 "$W/p$k" "$D2" "$want"; then
+            echo "# $1: cut at $2: key $k, counter $ctr: $(tr '\n' ' ' < "$W/c.log" | cut -c1-300)"
+            return 1
+        fi
+        echo "$k $ctr" >> "$W/tear.$1"
+    }
+    # tear NAME ADDR HITS SUBCOMMAND...: cut SUBCOMMAND (on key A's card)
+    # around the HITS writes to ADDR and over its whole length
+    tear() {
+        name=$1 addr=$2 hits=$3
+        shift 3
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --watch "$addr:$hits" "$@" > "$W/w.log" 2>&1
+        x1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+        x2=$(sed -n "s/^watch: write $hits .* after \\([0-9]*\\) .*/\\1/p" "$W/w.log")
+        total=$(sed -n 's/^instructions: //p' "$W/w.log")
+        [ -n "$x1" ] && [ -n "$x2" ] && [ -n "$total" ] || { say 1 "$fam: $name: no watch ($(head -c 200 "$W/w.log"))"; return; }
+        if [ "$hits" = 1 ]; then # the counter: every 12th instruction of the 96 before its switch
+            cuts="$(seq $((x1 - 96)) $sstep $((x1 - 1))) $x1 $((x1 + 1))"
+        else # (and 4 in the first 1/30: the PUT KEYs of put-key)
+            cuts="$((x1 - 1)) $x1 $x2 $((x2 + 1))
+                  $(seq $x1 $(( (x2 - x1) / (TEAR_WINDOW + 1) + 1 )) $x2 | sed 1d)
+                  $(seq 1 $((x1 / 120 + 1)) $((x1 / 30)) | sed 1d | head -n $nearly)"
+        fi
+        cuts=$(echo $cuts $(seq 1 $(( total / (TEAR_COARSE + 1) + 1 )) "$total" | sed 1d) |
+               tr ' ' '\n' | sort -n -u)
+        : > "$W/tear.$name"
+        bad=0 n=0
+        for c in $cuts; do
+            cp "$W/E0" "$W/Ec"
+            "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" "$@" > /dev/null 2>&1 || bad=1
+            tear_check "$name" "$c" || bad=1
+            n=$((n + 1))
+        done
+        nA=$(grep -c '^A' "$W/tear.$name") nB=$(grep -c '^B' "$W/tear.$name")
+        [ $bad = 0 ] && [ $((nA + nB)) = $n ]
+        say $? "$fam: tear test, $name: $n cut points (the watched writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
+        tears=$((tears + n))
+    }
+    tears=0
+    : > "$W/tear.GENERATE-KEY"
+    # (GENERATE KEY's cuts replay a key generation each: make check-full)
+    [ -n "${TTS_CHECK_FULL:-}" ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
+    tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key "$W/kB"
+    # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
+    tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
+    [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]
+    say $? "$fam: tear test, SIGN: the counter after a cut is 1 or 2, both seen: $(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')"
+    [ "$(cut -d' ' -f1 "$W/tear.GENERATE-KEY" "$W/tear.COMMIT-KEY" | sort -u | tr '\n' ' ')" = "A B " ]
+    say $? "$fam: tear test: cuts left the old key and the new one (both seen)"
+    # VERIFY: a wrong PIN's try is counted before the comparison, so no cut
+    # after that write gives it back (Lc = 0 asks for the tries left)
+    cp "$W/E0" "$W/Ec"
+    "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x302:1 --pin "$W/pinW" verify > "$W/w.log" 2>&1
+    x1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+    total=$(sed -n 's/^instructions: //p' "$W/w.log")
+    bad=0 n=0 seen=""
+    for c in $(seq $((x1 - 40)) $vstep "$total") "$x1"; do
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinW" verify > /dev/null 2>&1
+        "$TTS_CARD" $F --eeprom "$W/Ec" apdu 002000000000 > "$W/c.log" 2>&1
+        sw=$(swn "$W/c.log" 1)
+        if [ "$c" -lt "$x1" ]; then [ "$sw" = 63C3 ] || bad=1; else [ "$sw" = 63C2 ] || bad=1; fi
+        seen="$seen$sw "
+        n=$((n + 1))
+    done
+    # ... and the write comes before the first read of the stored PIN
+    cp "$W/E0" "$W/Ec"
+    "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x311:1:r --pin "$W/pinW" verify > "$W/w.log" 2>&1
+    xr=$(sed -n 's/^watch: read 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+    [ -n "$x1" ] && [ -n "$xr" ] && [ "$x1" -lt "$xr" ] && [ $bad = 0 ] && [ $n -gt 3 ]
+    say $? "$fam: tear test, VERIFY with a wrong PIN: $n cut points, 3 tries before the write at $x1, 2 from it on; the stored PIN first read at $xr"
+    tears=$((tears + n))
+    echo "# $fam: $tears cut points in all"
+}

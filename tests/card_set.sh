@@ -1,0 +1,173 @@
+#!/bin/sh
+# One card image family of one set: the test of tests/card-M-N.card (the
+# 256-byte image tts-M-N.ihx on s51 -t 8032) and tests/card-M-N-128.card
+# (the 128-byte image tts-M-N-128.ihx on -t 8051); the file's name says
+# which (card.am: CARD_LOG_COMPILER; make check runs TTS(20,28)'s two,
+# make check-full the others). Inputs come from TTS_TEST_SEED (card_lib.sh
+# prints it).
+# - the internal RAM the image reaches in a run of every command, measured
+#   in s51 (8051/probe-iram.sh): within the part's 256 or 128 bytes, and
+#   on -t 8051 nothing written above 0x7F;
+# - the on-card key from the KAT seed (entry 0): the KAT public key, byte
+#   for byte (for the 128-byte images of n > 32, whose C-twin key set-up
+#   takes minutes: the first and the last segment);
+# - KAT keys x digests: SIGN equals the host's tts_sign_digest with the
+#   card's ChaCha20 stream (tts_card_stream_key), and verifies;
+# - 256-byte family: segments in any order, repeated;
+# - 128-byte family, n <= 32 (assembly signing on an internal arena): key
+#   set-up, export and signing on -t 8032 with the check above 0x7F
+#   (ucsim's -t 8051 drops indirect writes up there); for TTS(20,28) also
+#   every command that way, the check's own negative control, the status
+#   words, --eeprom, the same signatures as the 256-byte image and equal
+#   signing cycles over keys, digests and counters.
+# - TTS(20,28), both families: the card's own randomness against a hostile
+#   terminal, the PIN, the tear test (tests/card_guard.sh).
+# (TTS(20,28) on the 256-byte image in depth: tests/test_card.sh.)
+. "${srcdir:-.}/tests/card_lib.sh"
+name=$(basename "${1:?usage: card_set.sh tests/card-M-N[-128].card}" .card)
+set=${name#card-}
+fam=8032
+case $set in *-128) set=${set%-128} fam=8051 ;; esac
+m=${set%-*} n=${set#*-}
+if [ $fam = 8051 ]; then
+    img=$CARD_DIR/tts-$set-128.ihx isize=128 lbl=$set-128
+else
+    img=$CARD_DIR/tts-$set.ihx isize=256 lbl=$set
+fi
+[ -f "$img" ] || { echo "1..0 # SKIP no image $img"; exit 0; }
+P="--cpu $fam --params $set $PIN"
+
+# -- internal RAM, measured
+ir=$(S51=${S51:-s51} "$srcdir/8051/probe-iram.sh" "$img" "$m")
+[ "$ir" -gt 0 ] && [ "$ir" -le $isize ]
+say $? "$lbl: internal RAM reached in a run of every command: $ir B (the part has $isize)"
+if [ $set-$fam = 20-28-8051 ]; then
+    # the probe's own control: a 12-byte image that writes 0x11 to @R0 =
+    # 0x90, then stops
+    printf ':0C0000007890761190FFFF7473F080FE82\n:00000001FF\n' > "$W/stray.ihx"
+    echo "stack_start 8" > "$W/stray.sizes"
+    ir=$(S51=${S51:-s51} "$srcdir/8051/probe-iram.sh" "$W/stray.ihx" 20)
+    [ "$ir" -gt 128 ]; say $? "control: the probe sees a write to 0x90 on -t 8051 ($ir B)"
+fi
+
+# -- on-card key generation from the KAT seed
+"$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/seed" "$W/kpk" "$W/ksk" || exit 99
+g=$(( (n * (n + 3) / 2 + 255 / m - 1) / (255 / m) ))
+last=$((g - 1)) k=$((255 / m * m)) mono=$(( n * (n + 3) / 2 ))
+lastlen=$(( (mono - last * (255 / m)) * m ))
+seg() { dd if="$W/kpk" bs=1 skip=$(( $1 * k )) count=$2 2>/dev/null | hex | tr a-f A-F; }
+# (the 128-byte images' export runs the C twins of the public-key terms,
+# minutes for the large sets: their first and last segments; for
+# TTS(20,28) so in make check, the whole export in make check-full)
+if [ $fam = 8051 ] && { [ $n -gt 32 ] || { [ $set = 20-28 ] && [ -z "${TTS_CHECK_FULL:-}" ]; }; }; then
+    "$TTS_CARD" $P genkey --seed "$W/seed" apdu 803000000000 \
+        apdu "8030$(printf %04X $last)0000" > "$W/log" 2>&1
+    st=$?
+    grep -q "^apdu: $(printf %02X $k) $(seg 0 $k) 9000" "$W/log" &&
+        grep -q "^apdu: $(printf %02X $lastlen) $(seg $last $lastlen) 9000" "$W/log"
+    say $(( st | $? )) "$lbl: on-card key from the KAT seed: first and last segments equal the KAT's"
+    nk=1 nd=3
+    [ $n -le 32 ] && nk=3 nd=5
+else
+    "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
+    st=$?
+    cmp -s "$W/pk" "$W/kpk"; say $(( st | $? )) "$lbl: the card's public key from the KAT seed equals the KAT's"
+    nk=3 nd=10
+    [ $fam = 8051 ] && nd=5
+    [ $set-$fam = 20-28-8032 ] && nd=20
+fi
+
+# -- signatures: KAT keys x digests
+kk=0
+while [ $kk -lt $nk ]; do
+    "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" $kk "$W/s$kk" "$W/p$kk" "$W/k$kk" || exit 99
+    args="" i=0
+    while [ $i -lt $nd ]; do args="$args sign --digest $(rnd $m)"; i=$((i + 1)); done
+    "$TTS_CARD" $P put-key "$W/k$kk" $args > "$W/log" 2>&1
+    st=$?
+    sign_checks "$W/log" $nd; say $(( st | $? )) "$lbl: key $kk: $nd signatures equal the host's and verify"
+    kk=$((kk + 1))
+done
+
+if [ $fam = 8032 ]; then
+    # -- segments in any order, repeated
+    "$TTS_CARD" $P put-key "$W/k0" apdu "8030$(printf %04X $last)0000" apdu 803000000000 \
+        apdu 803000050000 apdu 803000000000 > "$W/log" 2>&1
+    seg() { dd if="$W/p0" bs=1 skip=$(( $1 * k )) count=$2 2>/dev/null | hex | tr a-f A-F; }
+    grep -q "^apdu: $(printf %02X $lastlen) $(seg $last $lastlen) 9000" "$W/log"; say $? "$lbl: last segment first"
+    [ "$(grep -c "^apdu: $(printf %02X $k) $(seg 0 $k) 9000" "$W/log")" -eq 2 ]; say $? "$lbl: segment 0, repeated"
+    grep -q "^apdu: $(printf %02X $k) $(seg 5 $k) 9000" "$W/log"; say $? "$lbl: segment 5 out of order"
+    # TTS(20,28): the card's randomness, the PIN, the tear test
+    [ $set = 20-28 ] && { . "$srcdir/tests/card_guard.sh"; guard_family 8032; }
+    echo "1..$t"
+    exit $fail
+fi
+
+# -- the 128-byte images with the assembly signing kernels (n <= 32) on
+# -t 8032 with the check above 0x7F: key generation, a segment, a refused
+# COMMIT, the derived segment (both segments 0 the KAT's: 240 bytes for m =
+# 16, 20, 24) and a signature
+"$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" s1 || exit 99
+if [ $n -le 32 ] && [ $set != 20-28 ]; then
+    TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --params $set --image "$img" genkey --seed "$W/seed" \
+        apdu 803000000000 put-key "$W/k0" put-key "$W/bad" apdu 803000000000 \
+        sign --digest "$(rnd $m)" > "$W/log" 2>&1
+    [ $? = 1 ] && sign_checks "$W/log" 1 && ! grep -q "above the 8051" "$W/log" &&
+        [ "$(grep -c "^apdu: F0 $(dd if="$W/kpk" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log")" = 2 ]
+    say $? "$lbl: key set-up, export and signing on -t 8032 leave internal RAM 0x80..0xFF untouched"
+fi
+[ $set = 20-28 ] || { echo "1..$t"; exit $fail; }
+
+# -- TTS(20,28): the check above 0x7F itself, then every command
+printf ':0C0000007890761190FFFF7473F080FE82\n:00000001FF\n' > "$W/stray.ihx"
+echo "iram 40" > "$W/stray.sizes"
+TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --image "$W/stray.ihx" info > "$W/log" 2>&1
+[ $? = 2 ] && grep -q "internal RAM 0x90" "$W/log"
+say $? "control: tts-card catches a write above 0x7F (the 0xA5 fill of 0x80..0xFF)"
+"$TTS_CARD" --cpu 8051 --image "$CARD_DIR/tts-20-28.ihx" info > "$W/log" 2>&1
+[ $? = 2 ]; say $? "--cpu 8051 refuses an image that needs more than 128 B"
+sk=$W/k0
+D=$(rnd 20)
+# (make check: the key installed by PUT KEY + COMMIT KEY, whose set-up is
+# GENERATE KEY's; make check-full: GENERATE KEY and the whole export too)
+if [ -n "${TTS_CHECK_FULL:-}" ]; then
+    gen="genkey --seed $W/seed export-pk -o $W/pk8032"
+    cp "$W/kpk" "$W/pkwant"
+else
+    gen="apdu 803000000000"
+    : > "$W/pk8032"
+    : > "$W/pkwant"
+fi
+TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --image "$img" info cycles \
+    $gen put-key "$sk" sign --digest "$D" counter \
+    cycles apdu 809900000000 put-key "$W/bad" apdu 803000000000 > "$W/log" 2>&1
+[ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/pkwant" && ! grep -q "above the 8051" "$W/log" &&
+    grep -q "^apdu: F0 $(dd if="$W/p0" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
+say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
+# -- every status word, and the key still signs after each error (the
+# 256-byte image's in make check: tests/test_card.sh)
+[ -n "${TTS_CHECK_FULL:-}" ] && status_checks "20-28-128: "
+# -- the same signatures as the 256-byte image
+args=""
+for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
+"$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
+"$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
+sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
+    [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
+say $? "20-28: the 256-byte image and the 128-byte image give the same signatures"
+# -- --eeprom: a key installed in one invocation signs in the next
+rm -f "$W/ee"
+"$TTS_CARD" $P --eeprom "$W/ee" put-key "$sk" > "$W/log" 2>&1; say $? "20-28-128: --eeprom: put-key"
+"$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" > "$W/log" 2>&1
+st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "20-28-128: --eeprom: the next invocation signs with that key"
+# -- constant time: 3 keys (5 in make check-full), 2 digests each
+# (counters 0 and 1), one attempt each: the same cycles
+nct=3; [ -n "${TTS_CHECK_FULL:-}" ] && nct=5
+cyc=$(ct_cycles "$P" $nct)
+[ "$(echo $cyc | wc -w)" -eq $((2 * nct)) ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
+say $? "20-28-128: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- the card's randomness, the PIN, the tear test
+. "$srcdir/tests/card_guard.sh"
+guard_family 8051
+echo "1..$t"
+exit $fail
