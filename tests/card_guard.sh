@@ -24,7 +24,7 @@
 #   counter's switch byte is written, that write, and TEAR_COARSE over the
 #   rest; for a VERIFY with a wrong PIN every VSTEP-th instruction: the try
 #   is counted from its write on, and that write comes before the stored
-#   PIN is read. make check: TEAR_WINDOW 1, TEAR_COARSE 0, NEARLY 1, SSTEP
+#   PIN is read. make check (the 8032 image only): TEAR_WINDOW 1, TEAR_COARSE 0, NEARLY 1, SSTEP
 #   48, VSTEP 400, no cut of GENERATE KEY; make check-full: 40, 12, 3, 12,
 #   100, and GENERATE KEY cut as COMMIT KEY. TEAR_WINDOW and TEAR_COARSE, in
 #   the environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every
@@ -161,6 +161,13 @@ guard_family() {
         say $? "$fam: tear test, $name: $n cut points (the watched writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
         tears=$((tears + n))
     }
+    # make check cuts the 8032 image; the 128-byte family's cuts (the same
+    # journal code, on a slower simulation) are in make check-full
+    if [ -z "${TTS_CHECK_FULL:-}" ] && [ "$fam" != 8032 ]; then
+        t=$((t + 1))
+        echo "ok $t - $fam: tear tests # SKIP make check-full runs them (make check cuts the 8032 image)"
+        return 0
+    fi
     tears=0
     : > "$W/tear.GENERATE-KEY"
     # (GENERATE KEY's cuts replay a key generation each: make check-full)
