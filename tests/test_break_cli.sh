@@ -5,7 +5,7 @@
 # pinned to the published key hash; a plain public key broken and the
 # signature checked by `tts verify`; the equivalent key file (0600, the file
 # rule, forge); keys with no TTS structure (exit 1); bad input (exit 2).
-# TTS_BREAK_CLI_SETS adds sets; TTS_CHECK_FULL (make check-full) adds the larger
+# TTS_BREAK_CLI_SETS adds sets; TTS_CHECK_FULL (make check-full) adds the other
 # sets but TTS(36,50).
 set -u
 : "${top_builddir:=.}"
@@ -19,7 +19,9 @@ if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
 fi
 tap_enter
 
-sets="tts-16-22 tts-20-26 tts-20-28 tts-24-32 ${TTS_BREAK_CLI_SETS:-${TTS_CHECK_FULL:+tts-24-34 tts-28-38 tts-32-44}}"
+# (tests/test_break breaks the four smallest sets in process; the command
+# line needs two of them in make check)
+sets="tts-16-22 tts-20-28 ${TTS_BREAK_CLI_SETS:-${TTS_CHECK_FULL:+tts-20-26 tts-24-32 tts-24-34 tts-28-38 tts-32-44}}"
 list=$(echo $sets | tr ' ' ',')
 run 0 "generate instances with --discard-secret ($list)" "$TC" generate \
     --params "$list" --instances 2 --date 2026-12-05 --discard-secret --out ch
