@@ -2,7 +2,7 @@
 # The generated tables are committed; each must be exactly what its
 # generator writes: ref/central_tables.h from the central map's formulas
 # (gen_central), opt/avx2_tables.h from the field (gen_avx2_tables), and
-# the per-set automake fragments from the set list (ref/gen_sets_am.sh).
+# the per-set automake fragments from the set list (build-aux/gen_sets_am.sh).
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 out=$(mktemp) || exit 99
@@ -25,20 +25,20 @@ else
 fi
 # The per-set automake lists and card rules, from include/tts_sets.def.
 n=3
-for what in lists:ref/sets.am card-rules:8051/card-rules.am; do
+for what in lists:build-aux/sets.am card-rules:8051/card-rules.am; do
     mode=${what%%:*} file=${what#*:}
-    sh "$srcdir/ref/gen_sets_am.sh" "$mode" > "$out" || { echo "gen_sets_am.sh $mode failed"; exit 1; }
+    sh "$srcdir/build-aux/gen_sets_am.sh" "$mode" > "$out" || { echo "gen_sets_am.sh $mode failed"; exit 1; }
     if cmp -s "$out" "$srcdir/$file"; then
-        echo "ok $n - $file matches ref/gen_sets_am.sh $mode"
+        echo "ok $n - $file matches build-aux/gen_sets_am.sh $mode"
     else
-        echo "not ok $n - $file differs from ref/gen_sets_am.sh $mode (run it, then autoreconf):"
+        echo "not ok $n - $file differs from build-aux/gen_sets_am.sh $mode (run it, then autoreconf):"
         diff "$srcdir/$file" "$out" | head -20
         exit 1
     fi
     n=$((n + 1))
 done
 # Every set has its card test file in each image family (the lists of
-# ref/sets.am name them), and no other card test file is there.
+# build-aux/sets.am name them), and no other card test file is there.
 want=$(sed -n 's/^TTS_SET( *\([0-9]*\), *\([0-9]*\),.*/\1-\2/p' "$srcdir/include/tts_sets.def" |
        sed 's/.*/card-&.card\ncard-&-128.card/' | sort)
 have=$(cd "$srcdir/tests" && ls card-*.card | sort)
