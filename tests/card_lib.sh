@@ -1,5 +1,6 @@
-# Shared by tests/test_card*.sh: locate the tools, skip (77) when the card
-# build is absent, TAP-style reporting.
+# Shared by the card tests: locate the tools, skip the whole test (TAP
+# "1..0 # SKIP") when the card build or the simulator (configure's S51) is
+# absent, TAP reporting.
 : "${srcdir:=.}" "${top_builddir:=.}"
 umask 077 # seeds and randomness keys are secret inputs (mode 0600)
 CARD_DIR=$top_builddir/8051
