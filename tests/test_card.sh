@@ -121,5 +121,17 @@ say $? "an image that never halts: stopped after 1 s of CPU time, exit 2"
 "$TTS_CARD" $P bogus > /dev/null 2>&1; [ $? = 2 ]; say $? "usage error: exit 2"
 "$TTS_CARD" $P apdu 001000000000 > /dev/null 2>&1; [ $? = 1 ]; say $? "card error status: exit 1"
 "$TTS_CARD" --params 99,99 info > /dev/null 2>&1; [ $? = 2 ]; say $? "unknown set: exit 2"
+
+# tts-card report on one set and CPU: the measured row and the budget of
+# both images, the stored key in the spec's 1,399 bytes, SIGN within the
+# 2004 card's 198 ms on the 8032 (deterministic: simulated cycles)
+"$TTS_CARD" --image-dir "$CARD_DIR" --params 20,28 --cpu 8032 report > "$W/rep" 2>&1
+st=$?
+row=$(grep '^| TTS(20,28) |' "$W/rep")
+ms=$(echo "$row" | awk -F'|' '{print $3}' | awk '{print $1}')
+[ $st = 0 ] && [ -n "$ms" ] && awk -v x="$ms" 'BEGIN { exit !(x > 100 && x <= 198) }' &&
+    grep -q '^| tts-20-28.ihx | [0-9]* | 1399 |' "$W/rep" &&
+    grep -q '^| tts-20-28-128.ihx | 128 | 1399 |' "$W/rep" && ! grep -q '^| TTS(16,22) |' "$W/rep"
+say $? "tts-card report --params 20,28 --cpu 8032: SIGN $ms ms (<= 198), both images' budgets, a 1399-byte key"
 echo "1..$t"
 exit $fail
