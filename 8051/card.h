@@ -269,7 +269,6 @@ extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
 #else
 extern ARENA uint8_t IA[IA_SIZE];
 #endif
-#define X_MAPEND X_TOP
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
