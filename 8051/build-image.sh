@@ -29,7 +29,7 @@ done
 # XDATA: the firmware's map (X_TOP from card.h) + the linker's XSEG
 cat > "$obj/probe.c" <<PROBE
 #include "card.h"
-XTOP = X_MAPEND
+XTOP = X_TOP
 XKEY = X_KEND - X_KS3
 XNVS = NV_STATE_BYTES
 XSTAGE = X_KS3 - X_WMAP

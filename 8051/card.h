@@ -241,7 +241,7 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define IX_OFF (3 * LDMAX)
 #endif
-#elif XS_OFF + 2 * (N - B) > 64
+#elif XS_OFF + 2 * (N - B) > 64 && !defined(CARD_C_KERNELS) /* (the C twins use no x scalars) */
 #define IX_OFF (XS_OFF + 2 * (N - B))
 #else
 #define IX_OFF 64
@@ -266,21 +266,8 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #endif
 #ifdef IA_ABS
 extern __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-#elif defined(CARD_128)
-/* the C twins' arena in XDATA: above the map (the linker's 255 bytes at
- * 0xFF00 hold the large model's variables) */
-#define X_IA X_TOP
-extern __xdata __at(X_IA) uint8_t IA[IA_SIZE];
 #else
 extern ARENA uint8_t IA[IA_SIZE];
-#endif
-#ifdef X_IA
-#define X_MAPEND (X_IA + IA_SIZE)
-#else
-#define X_MAPEND X_TOP
-#endif
-#if X_MAPEND > 0xFF00
-#error "XDATA map too large"
 #endif
 #define ISCR (IA)            /* ChaCha state / Gauss / matvec / x scalars */
 #define XU   XP(X_U)

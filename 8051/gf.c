@@ -13,8 +13,6 @@ __code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
 
 #ifdef IA_ABS
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-#elif defined(X_IA)
-__xdata __at(X_IA) uint8_t IA[IA_SIZE];
 #else
 ARENA uint8_t IA[IA_SIZE];
 #endif

@@ -99,7 +99,9 @@ void xcopy_i(uint16_t src, arena_t dst, uint8_t n)
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols)
 {
-    uint8_t i, c, left = 0;
+    /* (in the large model's data bytes: the linker's 255 XDATA bytes at
+     * 0xFF00 are full in the largest set's 128-byte image) */
+    __data uint8_t i, c, left = 0;
     __code const uint8_t *run = (__code const uint8_t *)K;
     __xdata uint8_t *p = 0;
     for (i = 0; i < rows; i++)

@@ -7,7 +7,7 @@
 # that never stops (stopped on its CPU-time budget). (On-card keys against
 # the KAT and signatures against the host for every set and image family:
 # tests/card-M-N[-128].card, tests/card_set.sh; the card's own randomness,
-# the PIN and the power cuts: tests/test_card_guard.sh.)
+# the PIN and the power cuts: tests/card_guard.sh.)
 . "${srcdir:-.}/tests/card_lib.sh"
 
 set=20-28 m=20 n=28 P="--params 20-28 $PIN"
