@@ -166,13 +166,6 @@ guard_family() {
         say $? "$fam: tear test, $name: $n cut points (the watched writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
         tears=$((tears + n))
     }
-    # make check cuts the 8032 image; the 128-byte family's cuts (the same
-    # journal code, on a slower simulation) are in make check-full
-    if [ -z "${TTS_CHECK_FULL:-}" ] && [ "$fam" != 8032 ]; then
-        t=$((t + 1))
-        echo "ok $t - $fam: tear tests # SKIP make check-full runs them (make check cuts the 8032 image)"
-        return 0
-    fi
     tears=0
     : > "$W/tear.GENERATE-KEY"
     # (GENERATE KEY's cuts replay a key generation each: make check-full)
