@@ -119,6 +119,10 @@ say $? "an image that never halts: stopped after 1 s of CPU time, exit 2"
 
 # -- exit codes
 "$TTS_CARD" $P bogus > /dev/null 2>&1; [ $? = 2 ]; say $? "usage error: exit 2"
+"$TTS_CARD" --bogus info > /dev/null 2> "$W/err"; [ $? = 2 ] && [ "$(wc -l < "$W/err")" = 2 ] &&
+    grep -q "unknown option '--bogus'" "$W/err"
+say $? "an unknown option: exit 2, named in one line, --help pointed to"
+"$TTS_CARD" --version | grep -q '^tts-card (libtts) '; say $? "--version"
 "$TTS_CARD" $P apdu 001000000000 > /dev/null 2>&1; [ $? = 1 ]; say $? "card error status: exit 1"
 "$TTS_CARD" --params 99,99 info > /dev/null 2>&1; [ $? = 2 ]; say $? "unknown set: exit 2"
 

@@ -515,6 +515,7 @@ int main(int argc, char **argv)
         const char *o = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(o, "--version")) { printf("tts-card (libtts) %s\n", tts_version()); return 0; }
         else if (!strcmp(o, "--report")) report = 1;
         else if (!strcmp(o, "--uart")) uart = 1;
         else if (!strcmp(o, "-v")) verbose = 1;
@@ -546,9 +547,16 @@ int main(int argc, char **argv)
             mhz = strtod(val, &e);
             if (*e || !(mhz > 0.001 && mhz < 1000)) die_input("bad --mhz", val);
             i++;
-        } else { usage(stderr); return 2; }
+        } else {
+            fprintf(stderr, "tts-card: unknown option '%s' (or a missing value)\n"
+                            "tts-card: see 'tts-card --help'\n", o);
+            return 2;
+        }
     }
-    if (i >= argc) { usage(stderr); return 2; }
+    if (i >= argc) {
+        fprintf(stderr, "tts-card: no subcommand given\ntts-card: see 'tts-card --help'\n");
+        return 2;
+    }
     if (eeprom && !strcmp(eeprom, "-"))
         die_input("--eeprom needs a file: the card's state is secret and is read back "
                   "next time, not a stream", eeprom);
