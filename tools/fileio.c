@@ -25,7 +25,7 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static void say(char *err, size_t errlen, const char *fmt, ...)
+void fileio_say(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
@@ -138,10 +138,10 @@ int fileio_check_private(const char *path, mode_t mode, char *err,
     if (!(mode & 077))
         return FILEIO_OK;
     if (strcmp(path, "-") == 0)
-        say(err, errlen, "standard input: permissions %04o let others "
+        fileio_say(err, errlen, "standard input: permissions %04o let others "
             "access this secret file", (unsigned)(mode & 07777));
     else
-        say(err, errlen, "%s: permissions %04o let others access this "
+        fileio_say(err, errlen, "%s: permissions %04o let others access this "
             "secret file; run: chmod 600 %s", path,
             (unsigned)(mode & 07777), path);
     return FILEIO_ERROR;
@@ -169,16 +169,16 @@ int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
          * is then refused below); it is cleared for the reads. */
         f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (f < 0) {
-            say(err, errlen, "%s: %s", path, strerror(errno));
+            fileio_say(err, errlen, "%s: %s", path, strerror(errno));
             return FILEIO_ERROR;
         }
     }
     if (fstat(f, &st) != 0) {
-        say(err, errlen, "%s: %s", fileio_display(path), strerror(errno));
+        fileio_say(err, errlen, "%s: %s", fileio_display(path), strerror(errno));
         goto fail;
     }
     if (S_ISDIR(st.st_mode) || (!stream && !S_ISREG(st.st_mode))) {
-        say(err, errlen, "%s %s", fileio_display(path),
+        fileio_say(err, errlen, "%s %s", fileio_display(path),
             not_regular(st.st_mode));
         goto fail;
     }
@@ -186,7 +186,7 @@ int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
     if (!stream && fstatfs(f, &fs) == 0 &&
         (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC)) {
         /* their "regular" files may block a read forever (/proc/kmsg) */
-        say(err, errlen, "%s is a kernel interface file (/proc, /sys), not "
+        fileio_say(err, errlen, "%s is a kernel interface file (/proc, /sys), not "
             "a regular file", path);
         goto fail;
     }
@@ -199,7 +199,7 @@ int fileio_open_input(const char *path, unsigned flags, int *fd, mode_t *mode,
     if (!stream) {
         int fl = fcntl(f, F_GETFL);
         if (fl < 0 || fcntl(f, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-            say(err, errlen, "%s: %s", path, strerror(errno));
+            fileio_say(err, errlen, "%s: %s", path, strerror(errno));
             goto fail;
         }
     }
@@ -226,7 +226,7 @@ static int read_fd(int fd, const char *name, size_t cap, uint8_t **buf,
 
     if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
         (unsigned long long)st.st_size > cap) {
-        say(err, errlen, "%s: too large (%lld bytes, at most %zu)", name,
+        fileio_say(err, errlen, "%s: too large (%lld bytes, at most %zu)", name,
             (long long)st.st_size, cap);
         (void)close(fd);
         return FILEIO_ERROR;
@@ -267,15 +267,15 @@ static int read_fd(int fd, const char *name, size_t cap, uint8_t **buf,
     if (e) {
         fileio_free(b, bcap);
         if (e == EFBIG)
-            say(err, errlen, "%s: too large (over %zu bytes)", name, cap);
+            fileio_say(err, errlen, "%s: too large (over %zu bytes)", name, cap);
         else
-            say(err, errlen, "%s: %s", name, strerror(e));
+            fileio_say(err, errlen, "%s: %s", name, strerror(e));
         return FILEIO_ERROR;
     }
     /* exactly len bytes, so that fileio_free(buf, len) wipes all of it */
     if ((nb = malloc(used ? used : 1)) == NULL) {
         fileio_free(b, bcap);
-        say(err, errlen, "%s: out of memory", name);
+        fileio_say(err, errlen, "%s: out of memory", name);
         return FILEIO_ERROR;
     }
     memcpy(nb, b, used);
@@ -314,36 +314,36 @@ int fileio_read_at(int dirfd, const char *dirpath, const char *name,
     *len = 0;
     if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
         strcmp(name, "..") == 0) {
-        say(err, errlen, "%s: '%.60s' is not a plain file name inside the "
+        fileio_say(err, errlen, "%s: '%.60s' is not a plain file name inside the "
             "folder", dirpath, fileio_shown(nm, sizeof nm, name));
         return FILEIO_ERROR;
     }
     snprintf(shown, sizeof shown, "%.2000s/%.255s", dirpath,
              fileio_shown(nm, sizeof nm, name));
     if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        say(err, errlen, "%s: %s", shown,
+        fileio_say(err, errlen, "%s: %s", shown,
             errno == ENOENT ? "missing" : strerror(errno));
         return FILEIO_ERROR;
     }
     if (S_ISLNK(st.st_mode)) {
-        say(err, errlen, "%s: is a symbolic link; only regular files inside "
+        fileio_say(err, errlen, "%s: is a symbolic link; only regular files inside "
             "the folder are read", shown);
         return FILEIO_ERROR;
     }
     if (!S_ISREG(st.st_mode)) {
-        say(err, errlen, "%s: not a regular file", shown);
+        fileio_say(err, errlen, "%s: not a regular file", shown);
         return FILEIO_ERROR;
     }
     fd = openat(dirfd, name,
                 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
-        say(err, errlen, "%s: %s", shown, strerror(errno));
+        fileio_say(err, errlen, "%s: %s", shown, strerror(errno));
         return FILEIO_ERROR;
     }
     /* checked again on the descriptor: the name may have changed */
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         (void)close(fd);
-        say(err, errlen, "%s: not a regular file", shown);
+        fileio_say(err, errlen, "%s: not a regular file", shown);
         return FILEIO_ERROR;
     }
     note(&st, shown);
@@ -400,11 +400,11 @@ int fileio_check_output(const char *path, unsigned flags, char *err,
     if (strcmp(path, "-") == 0)
         return FILEIO_OK;
     if (l == 0 || path[l - 1] == '/') {
-        say(err, errlen, "'%s': names a directory, not a file", path);
+        fileio_say(err, errlen, "'%s': names a directory, not a file", path);
         return FILEIO_ERROR;
     }
     if (system_folder(path) || link_to_system(path)) {
-        say(err, errlen, "%s: a system file or a link to a standard stream; "
+        fileio_say(err, errlen, "%s: a system file or a link to a standard stream; "
             "refusing to replace it (use - for standard output)", path);
         return FILEIO_ERROR;
     }
@@ -412,21 +412,21 @@ int fileio_check_output(const char *path, unsigned flags, char *err,
         char dir[4096];
         const char *slash = strrchr(path, '/');
         if (errno != ENOENT) {
-            say(err, errlen, "%s: %s", path, strerror(errno));
+            fileio_say(err, errlen, "%s: %s", path, strerror(errno));
             return FILEIO_ERROR;
         }
         /* a new file: its folder must exist and take it */
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
                  slash ? path : ".");
         if (access(dir, W_OK | X_OK) != 0) {
-            say(err, errlen, "%s: cannot create it: %s", path,
+            fileio_say(err, errlen, "%s: cannot create it: %s", path,
                 strerror(errno));
             return FILEIO_ERROR;
         }
         return FILEIO_OK;
     }
     if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-        say(err, errlen, "%s %s; refusing to replace it", path,
+        fileio_say(err, errlen, "%s %s; refusing to replace it", path,
             not_regular(st.st_mode));
         return FILEIO_ERROR;
     }
@@ -435,19 +435,19 @@ int fileio_check_output(const char *path, unsigned flags, char *err,
     if (!in && stat(path, &target) == 0)
         in = input_of(&target);
     if (in && !(flags & FILEIO_INPLACE)) {
-        say(err, errlen, "%s: the output is the input %s; refusing to "
+        fileio_say(err, errlen, "%s: the output is the input %s; refusing to "
             "overwrite it", path, in);
         return FILEIO_ERROR;
     }
     if (S_ISLNK(st.st_mode) && stat(path, &target) == 0 &&
         !S_ISREG(target.st_mode)) {
-        say(err, errlen, "%s: a symbolic link to %s; refusing to "
+        fileio_say(err, errlen, "%s: a symbolic link to %s; refusing to "
             "replace it (use - for standard output)", path,
             not_regular(target.st_mode) + 3);
         return FILEIO_ERROR;
     }
     if (!(flags & FILEIO_FORCE)) {
-        say(err, errlen, "%s: already exists", path);
+        fileio_say(err, errlen, "%s: already exists", path);
         return FILEIO_EXISTS;
     }
     return FILEIO_OK;
@@ -500,7 +500,7 @@ int fileio_claim_output(const char *path, unsigned flags, char *err,
         if (strcmp(claims[i], c) == 0 ||
             (lstat(claims[i], &a) == 0 && lstat(c, &b) == 0 &&
              a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
-            say(err, errlen, "%s: named twice as an output", path);
+            fileio_say(err, errlen, "%s: named twice as an output", path);
             return FILEIO_ERROR;
         }
     if (nclaims < MAX_CLAIMS)
@@ -563,11 +563,11 @@ static int stage_one(struct stage *s, const fileio_out *o, char *err,
 
     umask(um);
     if (sibling(s->tmp, sizeof s->tmp, o->path, "tmp") != 0) {
-        say(err, errlen, "%s: name too long", o->path);
+        fileio_say(err, errlen, "%s: name too long", o->path);
         return FILEIO_ERROR;
     }
     if ((fd = mkostemp(s->tmp, O_CLOEXEC)) < 0) {
-        say(err, errlen, "%s: cannot create a file beside it: %s", o->path,
+        fileio_say(err, errlen, "%s: cannot create a file beside it: %s", o->path,
             strerror(errno));
         return FILEIO_ERROR;
     }
@@ -580,7 +580,7 @@ static int stage_one(struct stage *s, const fileio_out *o, char *err,
     if (close(fd) != 0 && !e)
         e = errno;
     if (e) {
-        say(err, errlen, "%s: %s", o->path, strerror(e));
+        fileio_say(err, errlen, "%s: %s", o->path, strerror(e));
         return FILEIO_ERROR;
     }
     return FILEIO_OK;
@@ -595,7 +595,7 @@ static int commit_one(struct stage *s, const fileio_out *o, char *err,
     int exists = lstat(o->path, &st) == 0;
 
     if (exists && !(o->flags & FILEIO_FORCE)) {
-        say(err, errlen, "%s: already exists", o->path);
+        fileio_say(err, errlen, "%s: already exists", o->path);
         return FILEIO_EXISTS;
     }
     if (exists) {
@@ -603,7 +603,7 @@ static int commit_one(struct stage *s, const fileio_out *o, char *err,
         int fd;
         if (sibling(s->keep, sizeof s->keep, o->path, "old") != 0 ||
             (fd = mkostemp(s->keep, O_CLOEXEC)) < 0) {
-            say(err, errlen, "%s: cannot keep the old file aside: %s",
+            fileio_say(err, errlen, "%s: cannot keep the old file aside: %s",
                 o->path, strerror(errno));
             return FILEIO_ERROR;
         }
@@ -613,7 +613,7 @@ static int commit_one(struct stage *s, const fileio_out *o, char *err,
             /* a file system without hard links: the old file is moved
              * aside (and put back on failure); the name is briefly absent */
             if (rename(o->path, s->keep) != 0) {
-                say(err, errlen, "%s: cannot keep the old file aside: %s",
+                fileio_say(err, errlen, "%s: cannot keep the old file aside: %s",
                     o->path, strerror(errno));
                 return FILEIO_ERROR;
             }
@@ -621,16 +621,16 @@ static int commit_one(struct stage *s, const fileio_out *o, char *err,
         }
         s->kept = 1;
         if (rename(s->tmp, o->path) != 0) {
-            say(err, errlen, "%s: %s", o->path, strerror(errno));
+            fileio_say(err, errlen, "%s: %s", o->path, strerror(errno));
             return FILEIO_ERROR;
         }
     } else if (link(s->tmp, o->path) == 0) {
         (void)unlink(s->tmp);
     } else if (errno == EEXIST) {
-        say(err, errlen, "%s: already exists", o->path);
+        fileio_say(err, errlen, "%s: already exists", o->path);
         return FILEIO_EXISTS;
     } else if (rename(s->tmp, o->path) != 0) {
-        say(err, errlen, "%s: %s", o->path, strerror(errno));
+        fileio_say(err, errlen, "%s: %s", o->path, strerror(errno));
         return FILEIO_ERROR;
     }
     s->staged = 0;
@@ -659,7 +659,7 @@ static int write_stdout(const void *data, size_t len, char *err,
 {
     int e = write_all(STDOUT_FILENO, data, len);
     if (e) {
-        say(err, errlen, "standard output: %s", strerror(e));
+        fileio_say(err, errlen, "standard output: %s", strerror(e));
         return FILEIO_ERROR;
     }
     return FILEIO_OK;
@@ -721,12 +721,12 @@ int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen)
     if (n == 1 && strcmp(outs[0].path, "-") == 0)
         return write_stdout(outs[0].data, outs[0].len, err, errlen);
     if (n == 0 || n > MAX_OUTS) {
-        say(err, errlen, "internal error: %zu outputs", n);
+        fileio_say(err, errlen, "internal error: %zu outputs", n);
         return FILEIO_ERROR;
     }
     for (size_t i = 0; i < n; i++) {
         if (strcmp(outs[i].path, "-") == 0) {
-            say(err, errlen, "standard output cannot be one of several "
+            fileio_say(err, errlen, "standard output cannot be one of several "
                 "outputs");
             return FILEIO_ERROR;
         }
@@ -735,7 +735,7 @@ int fileio_commit(const fileio_out *outs, size_t n, char *err, size_t errlen)
             return rc;
         for (size_t j = 0; j < i; j++)
             if (strcmp(outs[i].path, outs[j].path) == 0) {
-                say(err, errlen, "%s: named twice as an output",
+                fileio_say(err, errlen, "%s: named twice as an output",
                     outs[i].path);
                 return FILEIO_ERROR;
             }
@@ -808,7 +808,7 @@ int fileio_stream_close(FILE *f, unsigned flags, int discard, char *err,
         int bad = ferror(f) | (fclose(f) != 0), rc = FILEIO_OK;
         streams[i].f = NULL;
         if (bad) {
-            say(err, errlen, "%s: out of memory", streams[i].path);
+            fileio_say(err, errlen, "%s: out of memory", streams[i].path);
             rc = FILEIO_ERROR;
         } else if (!discard) {
             rc = fileio_write(streams[i].path, streams[i].buf, streams[i].len,
@@ -818,7 +818,7 @@ int fileio_stream_close(FILE *f, unsigned flags, int discard, char *err,
         streams[i].buf = NULL;
         return rc;
     }
-    say(err, errlen, "internal error: not a stream");
+    fileio_say(err, errlen, "internal error: not a stream");
     return FILEIO_ERROR;
 }
 
@@ -1021,12 +1021,12 @@ int fileio_temp_dir(char *out, size_t len, const char *prefix,
     if (!t || !*t)
         t = "/tmp";
     if (!realpath(t, base)) {
-        say(err, errlen, "TMPDIR %s: %s", t, strerror(errno));
+        fileio_say(err, errlen, "TMPDIR %s: %s", t, strerror(errno));
         return FILEIO_ERROR;
     }
     int r = snprintf(out, len, "%s/%s.XXXXXX", base, prefix);
     if (r < 0 || (size_t)r >= len) {
-        say(err, errlen, "TMPDIR %s: name too long", t);
+        fileio_say(err, errlen, "TMPDIR %s: name too long", t);
         return FILEIO_ERROR;
     }
     sigset_t old;
@@ -1034,7 +1034,7 @@ int fileio_temp_dir(char *out, size_t len, const char *prefix,
     hold(&old); /* created and listed at once */
     if (!mkdtemp(out)) {
         sigprocmask(SIG_SETMASK, &old, NULL);
-        say(err, errlen, "%s: cannot create a folder: %s", base,
+        fileio_say(err, errlen, "%s: cannot create a folder: %s", base,
             strerror(errno));
         return FILEIO_ERROR;
     }
@@ -1042,7 +1042,7 @@ int fileio_temp_dir(char *out, size_t len, const char *prefix,
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (rc != FILEIO_OK) {
         (void)rmdir(out);
-        say(err, errlen, "internal error: too many temporary folders");
+        fileio_say(err, errlen, "internal error: too many temporary folders");
     }
     return rc;
 }
@@ -1128,16 +1128,16 @@ int fileio_run_in(char *const argv[], const fileio_out *in, size_t nin,
         rc = fileio_write(path, in[i].data, in[i].len, 0, err, errlen);
     }
     if (rc == FILEIO_OK && run_in(argv, tmp, &st) != 0) {
-        say(err, errlen, "%s: cannot start it: %s", argv[0],
+        fileio_say(err, errlen, "%s: cannot start it: %s", argv[0],
             strerror(errno));
         rc = FILEIO_ERROR;
     } else if (rc == FILEIO_OK &&
                !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
         if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-            say(err, errlen, "%s: not found on PATH", argv[0]);
+            fileio_say(err, errlen, "%s: not found on PATH", argv[0]);
             rc = FILEIO_NOPROG;
         } else {
-            say(err, errlen, "%s failed (%s %d)", argv[0],
+            fileio_say(err, errlen, "%s failed (%s %d)", argv[0],
                 WIFEXITED(st) ? "exit status" : "signal",
                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
             rc = FILEIO_ERROR;

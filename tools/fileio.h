@@ -66,6 +66,12 @@
 #define FILEIO_INPLACE 8u /* an input updated in place (the card's state
                              file): exempt from "never an input" */
 
+/* The English reason fmt into err (nothing if err is NULL or errlen 0). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void fileio_say(char *err, size_t errlen, const char *fmt, ...);
+
 /* Name path as an input of the run before it is read (a file that does
  * not exist yet is ignored). */
 void fileio_note_input(const char *path);

@@ -2,31 +2,13 @@
  * codec is libtts's (include/tts_file.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "fileio.h"
 #include "ttsfile.h"
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static void PRINTF_LIKE(3, 4)
-say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
+#define say fileio_say
 #define display fileio_display
 
 /* ---- files --------------------------------------------------------------- */
