@@ -69,7 +69,7 @@ if [ $fam = 8051 ] && { [ $n -gt 32 ] || { [ $set = 20-28 ] && [ -z "${TTS_CHECK
     nk=1 nd=3
     [ $n -le 32 ] && nk=3 nd=5
 else
-    "$TTS_CARD" $P genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
+    "$TTS_CARD" $P --raw genkey --seed "$W/seed" export-pk -o "$W/pk" > "$W/log" 2>&1
     st=$?
     cmp -s "$W/pk" "$W/kpk"; say $(( st | $? )) "$lbl: the card's public key from the KAT seed equals the KAT's"
     nk=3 nd=10
@@ -138,7 +138,7 @@ else
     : > "$W/pk8032"
     : > "$W/pkwant"
 fi
-TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --image "$img" info cycles \
+TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --raw $PIN --image "$img" info cycles \
     $gen put-key "$sk" sign --digest "$D" counter \
     cycles apdu 809900000000 put-key "$W/bad" apdu 803000000000 > "$W/log" 2>&1
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/pkwant" && ! grep -q "above the 8051" "$W/log" &&

@@ -49,6 +49,28 @@ if [ -x "$TTS_TOOL" ]; then
     "$TTS_TOOL" keygen --params 16,22 --seed "$W/seed3" -o "$W/t16" > /dev/null 2>&1
     "$TTS_CARD" $P put-key "$W/t16.sec" > "$W/log" 2>&1
     [ $? = 2 ] && grep -q "TTS(16,22)" "$W/log"; say $? "put-key of a key of another set: exit 2, names the set"
+    # -- the card's outputs are tts files: tts verifies them, both forms
+    printf 'a message signed on the card\n' > "$W/msg"
+    "$TTS_CARD" $P --eeprom "$W/ee" export-pk -o "$W/card.pub" sign --message "$W/msg" -o "$W/card.sig" \
+        > "$W/log" 2>&1 &&
+        "$TTS_TOOL" verify -p "$W/card.pub" -s "$W/card.sig" "$W/msg" > /dev/null 2>&1
+    say $? "tts verify accepts the public key and signature tts-card writes (binary)"
+    cmp -s "$W/card.pub" "$W/tk.pub"; say $? "the card's public-key file equals tts keygen's from the same seed"
+    "$TTS_CARD" $P --armor --eeprom "$W/ee" export-pk -o "$W/card.apub" sign --message "$W/msg" \
+        -o "$W/card.asig" > "$W/log" 2>&1 && head -n 1 "$W/card.asig" | grep -q '^-----BEGIN' &&
+        "$TTS_TOOL" verify -p "$W/card.apub" -s "$W/card.asig" "$W/msg" > /dev/null 2>&1
+    say $? "tts verify accepts the public key and signature tts-card writes (--armor)"
+    printf 'another message\n' > "$W/msg2"
+    "$TTS_TOOL" verify -p "$W/card.pub" -s "$W/card.sig" "$W/msg2" > /dev/null 2>&1
+    [ $? = 1 ]; say $? "control: the card's signature of one message does not verify another (exit 1)"
+    "$TTS_CARD" $P --raw --eeprom "$W/ee" export-pk -o "$W/card.rpub" sign --message "$W/msg" \
+        -o "$W/card.rsig" > "$W/log" 2>&1 && cmp -s "$W/card.rpub" "$W/kpk3" &&
+        [ "$(wc -c < "$W/card.rsig")" -eq 28 ] &&
+        "$TTS_TOOL" convert --params 20-28 -o "$W/conv.sig" "$W/card.rsig" > /dev/null 2>&1 &&
+        "$TTS_TOOL" verify -p "$W/card.pub" -s "$W/conv.sig" "$W/msg" > /dev/null 2>&1
+    say $? "--raw: the bare public key (the KAT's) and a 28-byte signature that tts convert makes a file of"
+    "$TTS_CARD" $P --raw --armor info > "$W/log" 2>&1
+    [ $? = 2 ] && grep -q "exclude" "$W/log"; say $? "--raw with --armor: exit 2, says why"
 fi
 
 # -- hostile files and paths (refused before the simulator starts: exit 2)
@@ -108,6 +130,18 @@ fi
 cyc=$(ct_cycles "$P" 5)
 [ "$(echo $cyc | wc -w)" -eq 10 ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
 say $? "signing takes the same cycles for 5 keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- the documents quote that figure (README, docs/CARD.md, docs/BENCH.md)
+c1=$(echo $cyc | cut -d' ' -f1)
+cc=$(printf '%s' "$c1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+ms=$(awk -v c="$c1" 'BEGIN { printf "%.1f", c * 12 / 3570 }')
+ok=0
+for d in README.md docs/CARD.md docs/BENCH.md; do
+    if ! grep -qE "$cc (machine )?cycles" "$srcdir/$d" || ! grep -q "$ms ms" "$srcdir/$d"; then
+        echo "# $d does not quote $cc cycles, $ms ms"
+        ok=1
+    fi
+done
+say $ok "README.md, docs/CARD.md and docs/BENCH.md quote this signature's $cc cycles and $ms ms"
 
 # -- a card that never stops is stopped on its CPU-time budget
 # (TTS_CARD_TIMEOUT, CPU seconds of the simulator: the machine's load does

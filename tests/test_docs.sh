@@ -7,7 +7,7 @@ set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 TTS=${TTS:-$top_builddir/tts}
 . "$srcdir/tests/tap_lib.sh"
-tap_abs TTS srcdir
+tap_abs TTS srcdir top_builddir
 tap_enter
 
 # docs/SPEC.md section 3: the table is `tts params` (its first ten columns)
@@ -25,6 +25,50 @@ sizes="$(wc -c <k.pub) $(wc -c <k.sec) $(wc -c <m.sig)"
     [ "$(od -An -tx1 -N8 k.pub | tr -s ' ' | sed 's/^ //')" = "54 54 53 50 01 14 1c 00" ] &&
     grep -q '`54 54 53 50 01 14 1c 00`' "$srcdir/docs/SPEC.md"
 check $? "docs/SPEC.md section 11: TTS(20,28) files of $sizes bytes, the public key's first bytes"
+
+# docs/CARD.md and 8051/README.md: the card images' sizes are the build's
+# (8051/*.sizes): the memory-budget rows whole, and the code, iram and
+# xdata columns of the card tables (the timing columns: tests/test_docs_card.sh)
+sizes_of() { # sizes_of IMAGE KEY
+    awk -v k="$2" '$1 == k { print $2 }' "$top_builddir/8051/$1.sizes"
+}
+nimg=0
+: >bad
+for f in "$top_builddir"/8051/tts-*.sizes; do
+    [ -f "$f" ] || continue
+    img=$(basename "$f" .sizes)
+    case $img in *-c|*-uart|*-loop) continue ;; esac
+    nimg=$((nimg + 1))
+    row="| $img.ihx |"
+    for k in iram xdata_key xdata_stage xdata_nv_state work_sign work_genkey work_commit work_pk code sign_code; do
+        row="$row $(sizes_of "$img" $k) |"
+    done
+    grep -qxF "$row" "$srcdir/docs/CARD.md" || echo "docs/CARD.md lacks the budget row: $row" >>bad
+    set=$(echo "$img" | sed 's/^tts-\([0-9]*\)-\([0-9]*\).*/TTS(\1,\2)/')
+    tail="| $(sizes_of "$img" code) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata) |"
+    case $img in
+        *-128) docs="$srcdir/docs/CARD.md" ;;
+        *) docs="$srcdir/docs/CARD.md $srcdir/8051/README.md" ;;
+    esac
+    for d in $docs; do
+        # the row of this set in the table of this family (the 8032 family's
+        # table comes first in each document, the 128-byte family's after it)
+        awk -v s="| $set |" -v fam="${img##*-}" '
+            index($0, "| set | sign 12T ms") == 1 { tab++ }
+            index($0, s) == 1 && ((fam == "128") == (tab == 2)) { print }' "$d" >rows
+        [ -s rows ] || { echo "$d: no card-table row of $img" >>bad; continue; }
+        while IFS= read -r r; do
+            case $r in *"$tail") ;; *) echo "$d: $r (the build: $tail)" >>bad ;; esac
+        done <rows
+    done
+done
+if [ $nimg = 0 ]; then
+    skip "docs/CARD.md and 8051/README.md: the card images' sizes" "no card build"
+else
+    [ ! -s bad ]
+    check $? "docs/CARD.md and 8051/README.md: the $nimg card images' sizes are the build's"
+    diag bad
+fi
 
 # the documents speak of the software, not of their writing
 docs="$srcdir/README.md $srcdir/docs $srcdir/tools/*.1 $srcdir/kat/*.1 $srcdir/bench/*.1"

@@ -54,6 +54,9 @@ static void usage(FILE *f)
 "                    counter): loaded at start, saved at end\n"
 "  --force           replace existing output files (never an input; links are\n"
 "                    replaced, not followed)\n"
+"  --armor           write keys and signatures as armored tts files (base64)\n"
+"  --raw             write them as bare bytes (default: binary tts files, as\n"
+"                    `tts keygen` and `tts sign` write them)\n"
 "  --pin FILE        the PIN (4..16 bytes; FILE private, or - to type it):\n"
 "                    genkey and put-key set it, sign and verify send it\n"
 "  --cut N           cut the power after N instructions (tests: the state is\n"
@@ -67,7 +70,7 @@ static void usage(FILE *f)
 "subcommands:\n"
 "  info                          GET INFO\n"
 "  genkey --seed FILE            SET PIN + GENERATE KEY from a 32-byte seed\n"
-"  export-pk -o FILE             all GET PK SEGMENTs, assembled\n"
+"  export-pk -o FILE             all GET PK SEGMENTs, assembled: the public key\n"
 "  put-key FILE                  SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
 "  verify                        VERIFY the PIN\n"
 "  sign [--digest HEX|FILE] [--message FILE] [-o FILE]\n"
@@ -169,9 +172,25 @@ static void write_file_mode(const char *path, const uint8_t *b, size_t len, unsi
     }
 }
 
-static void write_file(const char *path, const uint8_t *b, size_t len)
+/* --armor / --raw: the form of the key and signature outputs. */
+static unsigned out_armor;
+static int out_raw;
+
+/* A public key or signature (kind TTS_FILE_*) of set p to path: a tts file
+ * (docs/SPEC.md section 11), armored with --armor, or the bare bytes with
+ * --raw. Exits 2 with the reason on failure. */
+static void write_object(const char *path, int kind, const tts_params *p, const uint8_t *b)
 {
-    write_file_mode(path, b, len, 0);
+    char err[512];
+    if (out_raw) {
+        write_file_mode(path, b, tts_file_payload_bytes(p, kind), 0);
+        return;
+    }
+    if (ttsfile_write(path, kind, p, b, out_armor | (out_force ? TTSFILE_FORCE : 0), err,
+                      sizeof err) != TTSFILE_OK) {
+        fprintf(stderr, "tts-card: cannot write %s\n", err);
+        exit(2);
+    }
 }
 
 /* An output that names one of the inputs would destroy it; one that
@@ -520,6 +539,8 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--uart")) uart = 1;
         else if (!strcmp(o, "-v")) verbose = 1;
         else if (!strcmp(o, "--force")) out_force = FILEIO_FORCE;
+        else if (!strcmp(o, "--armor")) out_armor = TTS_FILE_ARMOR;
+        else if (!strcmp(o, "--raw")) out_raw = 1;
         else if (!val) { usage(stderr); return 2; }
         else if (!strcmp(o, "--params")) { params = val; params_given = 1; i++; }
         else if (!strcmp(o, "--image")) { image = val; i++; }
@@ -557,6 +578,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tts-card: no subcommand given\ntts-card: see 'tts-card --help'\n");
         return 2;
     }
+    if (out_armor && out_raw)
+        die_input("--armor and --raw exclude each other", NULL);
     if (eeprom && !strcmp(eeprom, "-"))
         die_input("--eeprom needs a file: the card's state is secret and is read back "
                   "next time, not a stream", eeprom);
@@ -565,7 +588,11 @@ int main(int argc, char **argv)
     if (sodium_init() < 0)
         die_input("libsodium failed to initialise", NULL);
     if (!strcmp(argv[i], "report")) {
-        if (i + 1 != argc) { usage(stderr); return 2; }
+        if (i + 1 != argc) {
+            fprintf(stderr, "tts-card: report takes no arguments (give --params and --cpu "
+                            "before it): '%s'\ntts-card: see 'tts-card --help'\n", argv[i + 1]);
+            return 2;
+        }
         const tts_params *only = NULL;
         if (params_given && !(only = tts_params_get(params)))
             die_input("unknown parameter set", params);
@@ -832,7 +859,7 @@ int main(int argc, char **argv)
                 got += want;
             }
             if (got == pkb) {
-                write_file(c->out, pk, pkb);
+                write_object(c->out, TTS_FILE_PUBLIC_KEY, p, pk);
                 if (hkey) {
                     int same = memcmp(pk, hpk, pkb) == 0;
                     printf("export-pk: %zu bytes to %s (%s the host's public key)\n",
@@ -852,8 +879,8 @@ int main(int argc, char **argv)
             printf("sig: ");
             print_hex(stdout, r->data, r->len);
             printf("\n");
-            if (c->out)
-                write_file(c->out, r->data, r->len);
+            if (c->out && r->len == n)
+                write_object(c->out, TTS_FILE_SIGNATURE, p, r->data);
             if (hkey) {
                 uint8_t hsig[TTS_MAX_N], key[32];
                 tts_stream rng;

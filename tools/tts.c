@@ -42,7 +42,7 @@ static const char usage_text[] =
     "  convert [--params SET] [--kind pk|sk|sig] [--raw | --armor] [--force]\n"
     "          -o OUT [IN|-]\n"
     "               a key or signature between the tts file format and raw\n"
-    "               bytes (a card's export-pk or sign output): a tts file in\n"
+    "               bytes (tts-card --raw output): a tts file in\n"
     "               gives raw bytes (--raw) or a file again; raw bytes in\n"
     "               need --params (the kind follows from the length)\n"
     "  help         show this text (also --help, -h)\n"
