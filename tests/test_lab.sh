@@ -55,6 +55,31 @@ check $? "export --fix with one --fix-seed repeats byte for byte"
 grep -q 'w16=' part.mq && ! grep -q 'w15=' part.mq &&
     grep -q '^Number of variables (n) : 16$' part.mq
 check $? "--fix 6 fixes w_16..w_21 and leaves 16 unknowns"
+# the genuine branch of toy (the issuer's signature fixes w_V..w_{n-1}) and
+# fewer equations: the sub-system toy --seed solves, for another solver
+# (its fixed values against toy's signature below)
+run 0 "export --equations 12 --vars 10 --seed (the genuine branch)" "$TC" export ch \
+    --message 2 --format mq -o gen.mq --equations 12 --vars 10 --seed master
+[ "$(stat -c %a gen.mq)" = 600 ] && grep -q 'secret file' err
+check $? "... written as a secret file (mode 600), with a warning"
+"$TC" export ch --message 2 --format mq -o full2.mq >/dev/null 2>&1 &&
+    python3 "$LC" reduced full2.mq gen.mq mq 2>err &&
+    grep -q '^Number of variables (n) : 10$' gen.mq &&
+    grep -q '^Number of equations (m) : 12$' gen.mq
+check $? "... 12 equations in w_0..w_9, the full system with w_10..w_21 substituted"
+"$TC" export ch --message 1 --format mq -o try1.mq --vars 16 --fix-seed $FS --try 1 \
+    >/dev/null 2>&1 && cmp -s part.mq try1.mq &&
+    "$TC" export ch --message 1 --format mq -o try2.mq --vars 16 --fix-seed $FS --try 2 \
+    >/dev/null 2>&1 && ! cmp -s part.mq try2.mq && grep -q "toy's try 2" try2.mq
+check $? "--vars 16 is --fix 6; --try 1 is the default, --try 2 the next values"
+run 2 "--seed with --fix-seed refused" "$TC" export ch --message 1 --format mq -o x \
+    --vars 10 --seed master --fix-seed $FS
+run 2 "--seed without --fix or --vars refused" "$TC" export ch --message 1 --format mq \
+    -o x --seed master
+run 2 "--equations 17 of 16 refused" "$TC" export ch --message 1 --format mq -o x \
+    --equations 17
+run 2 "--vars 10 with --fix 5 refused" "$TC" export ch --message 1 --format mq -o x \
+    --vars 10 --fix 5
 run 2 "unknown format refused" "$TC" export ch --message 1 --format maple -o x
 run 2 "--fix n refused" "$TC" export ch --message 1 --format mq -o x --fix 22
 run 2 "--fix-seed without --fix refused" "$TC" export ch --message 1 \
@@ -158,6 +183,12 @@ open("w.raw", "wb").write(bytes.fromhex(j["w"]))' 2>err &&
     "$TC" verify ch w.raw --message 2 --set tts-16-22 >out 2>&1 &&
     grep -q '^VALID' out
 check $? "toy genuine branch: the unique solution is a signature (tts-challenge verify)"
+python3 -c '
+import re, sys
+fixed = {int(i): int(v, 16) for i, v in re.findall(r"w(\d+)=([0-9a-f]{2})", open("gen.mq").read())}
+w = open("w.raw", "rb").read()
+sys.exit(0 if sorted(fixed) == list(range(10, 22)) and all(fixed[i] == w[i] for i in fixed) else 1)'
+check $? "export --seed fixed w_10..w_21 to the bytes of that signature"
 # the genuine branch's report holds the issuer's signature of a live
 # message: a secret file, a warning, and only the V solved unknowns
 run 0 "toy genuine branch without --full-signature" "$TC" toy ch \

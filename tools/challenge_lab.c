@@ -22,7 +22,7 @@
 typedef struct {
     const char *dir, *set, *json, *csv, *out, *seed, *plot, *pin;
     const char *format, *fix_seed, *solver;
-    unsigned message, equations, vars, fix, max_tries;
+    unsigned message, equations, vars, fix, max_tries, attempt;
     double timeout, max_seconds;
     int force, has_fix, full_signature;
 } lab_args;
@@ -105,6 +105,8 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
             st = parse_unsigned(v, 1, TTS_MAX_M, o, &a->equations);
         else if (strcmp(o, "--vars") == 0)
             st = parse_unsigned(v, 1, TTS_MAX_N, o, &a->vars);
+        else if (strcmp(o, "--try") == 0)
+            st = parse_unsigned(v, 1, 100000, o, &a->attempt);
         else if (strcmp(o, "--fix") == 0) {
             st = parse_unsigned(v, 0, TTS_MAX_N, o, &a->fix);
             a->has_fix = 1;
@@ -224,6 +226,23 @@ static FILE *start(const char *path, int force)
     return o;
 }
 
+/* The issuer's signature of t's message from the master seed in path
+ * (the genuine branch of toy and export). */
+static int genuine(const char *cmd, const char *path, const chal_target *t,
+                   uint8_t *sig)
+{
+    uint8_t master[CHAL_MASTER_BYTES];
+    char err[1024];
+
+    if (read_master(path, master) != ST_OK)
+        return ST_ERROR;
+    int rc = chal_genuine_signature(sig, t, master, err, sizeof err);
+    sodium_memzero(master, sizeof master);
+    if (rc != CHAL_OK)
+        return cli_fail("%s: %s: %s", cmd, path, err);
+    return ST_OK;
+}
+
 /* ---- export ------------------------------------------------------------- */
 
 int cmd_export(int argc, char **argv)
@@ -232,67 +251,121 @@ int cmd_export(int argc, char **argv)
     chal_target t;
     chal_system full, sub;
     int fix[TTS_MAX_N];
+    unsigned keep[TTS_MAX_M];
     uint8_t seed[32], vals[TTS_MAX_N];
+    uint8_t sig[TTS_MAX_SIG_BYTES];
     char origin[256], seedhex[65];
+    int st = ST_ERROR;
 
     if (parse_args("export", argc, argv, &a, " DIR --set --message --format "
-                   "-o --fix --fix-seed --pk-sha256 --force ") != ST_OK ||
+                   "-o --fix --vars --equations --fix-seed --try --seed "
+                   "--pk-sha256 --force ") != ST_OK ||
         claim("export", &a) != ST_OK)
         return ST_ERROR;
     if (!a.format || !a.out)
         return cli_fail("export: usage: export DIR --message I --format "
-                    "singular|magma|sage|mq -o FILE [--set NAME] [--fix K] "
-                    "[--fix-seed HEX]");
+                    "singular|magma|sage|mq -o FILE [--set NAME] [--equations E] "
+                    "[--fix K | --vars V] [--fix-seed HEX [--try T] | --seed FILE]");
     int f = chal_format_parse(a.format);
     if (f < 0)
         return cli_fail("export: --format: '%s' is not singular, magma, sage or "
                     "mq", a.format);
-    if (a.fix_seed && !a.has_fix)
-        return cli_fail("export: --fix-seed without --fix K");
+    if (a.seed && (a.fix_seed || a.attempt))
+        return cli_fail("export: --seed (the genuine signature's values) and "
+                    "--fix-seed/--try (random values) exclude each other");
+    if ((a.fix_seed || a.attempt || a.seed) && !a.has_fix && !a.vars)
+        return cli_fail("export: %s gives the fixed bytes' values: it needs --fix K "
+                    "or --vars V", a.seed ? "--seed" : a.fix_seed ? "--fix-seed" : "--try");
     if (a.fix_seed && parse_hex32(a.fix_seed, "--fix-seed", seed) != ST_OK)
         return ST_ERROR;
     if (load_target("export", &a, &t) != ST_OK)
         return ST_ERROR;
     unsigned n = tts_params_n(t.p), m = tts_params_m(t.p);
-    if (a.fix >= n) {
-        chal_target_free(&t);
-        return cli_fail("export: --fix: %s has %u unknowns; fix at most %u",
-                    tts_params_name(t.p), n, n - 1);
+    unsigned neq = a.equations ? a.equations : m;
+    FILE *o = NULL;
+    if (a.vars) {
+        if (a.vars > n || (a.has_fix && a.fix != n - a.vars)) {
+            cli_fail("export: --vars %u: %s has %u unknowns%s", a.vars,
+                     tts_params_name(t.p), n, a.has_fix ? ", and --fix says otherwise" : "");
+            goto out;
+        }
+        a.fix = n - a.vars;
     }
-    FILE *o = start(a.out, a.force);
-    if (!o || chal_system_from_pk(&full, t.p, t.pk, t.digest) != CHAL_OK) {
-        chal_target_free(&t);
-        return o ? cli_fail("out of memory") : ST_ERROR;
+    if (a.fix >= n) {
+        cli_fail("export: --fix: %s has %u unknowns; fix at most %u",
+                 tts_params_name(t.p), n, n - 1);
+        goto out;
+    }
+    if (neq > m) {
+        cli_fail("export: --equations: %s has %u equations", tts_params_name(t.p), m);
+        goto out;
+    }
+    if (a.seed) {
+        if (genuine("export", a.seed, &t, sig) != ST_OK)
+            goto out;
+        fprintf(stderr, "export: warning: the fixed bytes are the issuer's signature "
+                "of %s message %u; %s is written as a secret file (mode 0600)\n",
+                tts_params_name(t.p), t.message, a.out);
+    }
+    if (!(o = start(a.out, a.force)))
+        goto out;
+    if (chal_system_from_pk(&full, t.p, t.pk, t.digest) != CHAL_OK) {
+        cli_fail("out of memory");
+        goto out;
     }
     chal_export_info info = {&t, NULL, NULL};
-    const chal_system *s = &full;
+    for (unsigned i = 0; i < n; i++)
+        fix[i] = -1;
     if (a.fix) {
-        if (!a.fix_seed)
-            randombytes_buf(seed, sizeof seed);
-        chal_fix_values(vals, a.fix, seed, 0);
-        for (unsigned i = 0; i < n; i++)
-            fix[i] = i < n - a.fix ? -1 : vals[i - (n - a.fix)];
-        sodium_bin2hex(seedhex, sizeof seedhex, seed, sizeof seed);
-        snprintf(origin, sizeof origin, "the first %u bytes of the ChaCha20 "
-                 "stream of --fix-seed %s", a.fix, seedhex);
+        unsigned first = n - a.fix;
+        if (a.seed) {
+            memcpy(vals, sig + first, a.fix);
+            snprintf(origin, sizeof origin, "the issuer's signature of this message "
+                     "(the genuine branch of toy --seed)");
+        } else {
+            if (!a.fix_seed)
+                randombytes_buf(seed, sizeof seed);
+            unsigned try_ = a.attempt ? a.attempt : 1;
+            chal_fix_values(vals, a.fix, seed, try_ - 1);
+            sodium_bin2hex(seedhex, sizeof seedhex, seed, sizeof seed);
+            snprintf(origin, sizeof origin, "bytes %u..%u of the ChaCha20 stream of "
+                     "--fix-seed %s (toy's try %u)", (try_ - 1) * a.fix,
+                     try_ * a.fix - 1, seedhex, try_);
+        }
+        for (unsigned i = first; i < n; i++)
+            fix[i] = vals[i - first];
         info.fix = fix;
         info.fix_origin = origin;
-        if (chal_system_reduce(&sub, &full, NULL, m, fix) != CHAL_OK) {
+    }
+    for (unsigned e = 0; e < neq; e++)
+        keep[e] = e;
+    const chal_system *s = &full;
+    int reduced = a.fix || neq < m;
+    if (reduced) {
+        if (chal_system_reduce(&sub, &full, keep, neq, fix) != CHAL_OK) {
             chal_system_free(&full);
-            chal_target_free(&t);
-            fclose(o);
-            return cli_fail("out of memory");
+            cli_fail("out of memory");
+            goto out;
         }
         s = &sub;
     }
     int rc = chal_export_write(o, s, (chal_format)f, &info);
-    if (a.fix)
+    if (reduced)
         chal_system_free(&sub);
     chal_system_free(&full);
+    FILE *oo = o;
+    o = NULL;
+    if (finish(oo, (a.force ? FILEIO_FORCE : 0) | (a.seed ? FILEIO_SECRET : 0),
+               rc != CHAL_OK) != ST_OK)
+        goto out;
+    st = rc == CHAL_OK ? ST_OK : cli_fail("export: write error");
+out:
+    if (o)
+        finish(o, 0, 1);
+    sodium_memzero(sig, sizeof sig);
+    sodium_memzero(vals, sizeof vals);
     chal_target_free(&t);
-    if (finish(o, a.force ? FILEIO_FORCE : 0, rc != CHAL_OK) != ST_OK)
-        return ST_ERROR;
-    return rc == CHAL_OK ? ST_OK : cli_fail("export: write error");
+    return st;
 }
 
 /* ---- toy ------------------------------------------------------------------ */
@@ -321,7 +394,7 @@ int cmd_toy(int argc, char **argv)
     chal_target t;
     chal_toy_opts o = {0};
     chal_toy_result r;
-    uint8_t master[CHAL_MASTER_BYTES], sig[TTS_MAX_SIG_BYTES];
+    uint8_t sig[TTS_MAX_SIG_BYTES];
     char err[1024];
 
     if (parse_args("toy", argc, argv, &a, " DIR --set --message --equations "
@@ -354,14 +427,8 @@ int cmd_toy(int argc, char **argv)
         goto out;
     }
     if (a.seed) {
-        if (read_master(a.seed, master) != ST_OK)
+        if (genuine("toy", a.seed, &t, sig) != ST_OK)
             goto out;
-        int rc = chal_genuine_signature(sig, &t, master, err, sizeof err);
-        sodium_memzero(master, sizeof master);
-        if (rc != CHAL_OK) {
-            cli_fail("toy: %s: %s", a.seed, err);
-            goto out;
-        }
         o.genuine = sig;
     }
     if (a.full_signature && !o.genuine) {
