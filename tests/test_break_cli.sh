@@ -8,11 +8,11 @@
 # TTS_BREAK_CLI_SETS adds sets; TTS_CHECK_FULL (make check-full) adds the other
 # sets but TTS(36,50).
 set -u
-: "${top_builddir:=.}"
+: "${top_builddir:=.}" "${srcdir:=.}"
 TC=$top_builddir/tts-challenge
 TTS=${TTS:-$top_builddir/tts}
-. "${srcdir:-.}/tests/tap_lib.sh"
-tap_abs TC TTS
+. "$srcdir/tests/tap_lib.sh"
+tap_abs TC TTS srcdir
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99
@@ -38,6 +38,13 @@ for s in $sets; do
     grep -q '"result": "key recovered"' "$s.json" && grep -q '"unknowns": ' "$s.json" &&
         grep -q '"total_seconds": ' "$s.json"
     check $? "$s: the JSON report says what was done"
+    # README's table of the break: this set's Support Minors unknowns and solver
+    u=$(sed -n 's/.*"unknowns": \([0-9]*\),.*/\1/p' "$s.json")
+    sol=$(sed -n 's/.*"solver": "\([a-z]*\)".*/\1/p' "$s.json")
+    uc=$(printf '%s' "$u" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+    name=$(echo "$s" | sed 's/^tts-\([0-9]*\)-\([0-9]*\)$/TTS(\1,\2)/')
+    grep -q "^| $name | $uc | $sol |" "$srcdir/README.md"
+    check $? "$s: README's table of the break quotes its $uc unknowns and the $sol solver"
 done
 
 # a plain public key, the key file and forge
