@@ -1,14 +1,15 @@
 #!/bin/sh
 # The small programs, run once each: tts-speed (its report's shape, not its
 # times), icount (every operation, bad arguments refused) and the README's
-# demonstration (tools/demo.sh).
+# demonstration (tools/demo.sh); and the options and man page of every
+# installed program.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 SPEED=$top_builddir/tts-speed
 ICOUNT=$top_builddir/icount
 TTS=${TTS:-$top_builddir/tts}
 . "$srcdir/tests/tap_lib.sh"
-tap_abs SPEED ICOUNT TTS srcdir
+tap_abs SPEED ICOUNT TTS srcdir top_builddir
 tap_enter
 
 run 0 "tts-speed -r 10 TTS(16,22) TTS(20,28)" "$SPEED" -r 10 "TTS(16,22)" "TTS(20,28)"
@@ -26,4 +27,31 @@ run 2 "icount with a bad count: exit 2" "$ICOUNT" "TTS(16,22)" verify 2x ref
 run 0 "tools/demo.sh" sh "$srcdir/tools/demo.sh" "$TTS"
 grep -q 'Demo done' out && grep -q 'OK\|valid' out
 check $? "... verifies the signature, rejects the forgery and ends"
+
+# every installed program: --help (exit 0), --version (the package's
+# version), a bad option named in one line that points to --help (exit 2),
+# and a man page that man renders
+ver=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
+for p in tts tts-card tts-challenge tts-bench tts-genkat tts-speed; do
+    exe=$top_builddir/$p
+    [ -x "$exe" ] || { skip "$p: --help, --version, a bad option" "not built"; continue; }
+    "$exe" --help >out 2>err && [ -s out ]
+    check $? "$p --help: exit 0, the usage on standard output"
+    "$exe" --version >out 2>err && grep -q "^$p (libtts) $ver" out
+    check $? "$p --version: $p (libtts) $ver"
+    "$exe" --bogus-option >out 2>err
+    [ $? = 2 ] && [ "$(wc -l <err)" -le 2 ] && grep -q -- "--bogus-option" err &&
+        grep -q -- "--help" err
+    check $? "$p --bogus-option: exit 2, named in one line, then a pointer to --help"
+done
+if command -v man >/dev/null 2>&1; then
+    for page in tools/tts.1 tools/tts-card.1 tools/tts-challenge.1 tools/tts-bench.1 \
+                kat/tts-genkat.1 bench/tts-speed.1; do
+        MANWIDTH=80 man -l "$srcdir/$page" >out 2>err && [ "$(wc -l <out)" -gt 20 ] &&
+            ! grep -q 'warning' err
+        check $? "man -l $page renders without warnings"
+    done
+else
+    skip "man -l of the six man pages" "man is not installed"
+fi
 tap_end

@@ -541,7 +541,17 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--force")) out_force = FILEIO_FORCE;
         else if (!strcmp(o, "--armor")) out_armor = TTS_FILE_ARMOR;
         else if (!strcmp(o, "--raw")) out_raw = 1;
-        else if (!val) { usage(stderr); return 2; }
+        else if (!val) {
+            static const char *const valued[] = {"--params", "--image", "--image-dir", "--cpu",
+                                                 "--eeprom", "--pin", "--watch", "--cut",
+                                                 "--mhz"};
+            int known = 0;
+            for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+                known |= !strcmp(o, valued[k]);
+            fprintf(stderr, "tts-card: %s '%s'\ntts-card: see 'tts-card --help'\n",
+                    known ? "a value is missing after" : "unknown option", o);
+            return 2;
+        }
         else if (!strcmp(o, "--params")) { params = val; params_given = 1; i++; }
         else if (!strcmp(o, "--image")) { image = val; i++; }
         else if (!strcmp(o, "--image-dir")) { dir = val; i++; }
