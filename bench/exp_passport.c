@@ -1243,7 +1243,7 @@ static int plot_report(const char *dir, const pp_result *v, size_t n, const env 
                "gnuplot passport.gp\n"
                "set datafile missing \"?\"\n"
                "set title \"tts-bench passport: median per step, quartiles as error bars, ");
-    for (const char *c = e->cpu; *c; c++)
+    for (const char *c = e->where; *c; c++)
         if (*c != '"' && *c != '\\')
             fputc(*c, f);
     fprintf(f, ", %s\"\n"

@@ -104,7 +104,7 @@ static int plot_table(const char *dir, const scheme_list *l, const env *e)
                "set grid ytics\n"
                "set key top right\n"
                "set bmargin 10\n",
-            e->cpu, e->date);
+            e->where, e->date);
     plot_terminals(f, 1400, 700);
     fprintf(f, "  set output \"table.\" . fmt\n"
                "  plot \"table.dat\" using 2:2:2:xtic(1) title \"published (2004)\", "

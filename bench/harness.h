@@ -275,6 +275,8 @@ typedef struct {
     long cores;
     char date[32];
     const char *autob;
+    double load;     /* 1-minute load average at the start, < 0 if unknown */
+    char where[256]; /* "cpu, N cores, load L": the charts' captions */
 } env;
 
 void get_env(env *e, const char *autob);

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* getloadavg */
 /* The environment of a run, the JSON (docs/bench-schema.json) and CSV
  * reports, and the gnuplot charts of the harness (bench/harness.h). Every
  * file is collected in memory and written whole by the host (bench_io). */
@@ -60,6 +61,11 @@ void get_env(env *e, const char *autob)
     gmtime_r(&t, &tm);
     strftime(e->date, sizeof e->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     e->autob = autob;
+    double l[1];
+    e->load = getloadavg(l, 1) == 1 ? l[0] : -1;
+    int w = snprintf(e->where, sizeof e->where, "%s, %ld cores", e->cpu, e->cores);
+    if (e->load >= 0 && w > 0 && (size_t)w < sizeof e->where)
+        snprintf(e->where + w, sizeof e->where - (size_t)w, ", load %.1f", e->load);
 }
 
 void print_env(const env *e, size_t runs, const char *per)
@@ -69,7 +75,10 @@ void print_env(const env *e, size_t runs, const char *per)
     printf("# cpu flags: %s; %s\n", e->flags, e->os);
     printf("# %s; libsodium %s; libtts %s, automatic backend %s\n",
            OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING, e->autob);
-    printf("# cycles: %s; runs: %zu per %s; %s\n", CYCLE_SOURCE, runs, per, e->date);
+    printf("# cycles: %s; runs: %zu per %s; %s", CYCLE_SOURCE, runs, per, e->date);
+    if (e->load >= 0)
+        printf("; load average %.2f at the start", e->load);
+    printf("\n");
 }
 
 /* ---- JSON ---- */
@@ -112,7 +121,10 @@ void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
     json_write_str(f, e->cpu);
     fprintf(f, ",\n    \"cpu_flags\": ");
     json_write_str(f, e->flags);
-    fprintf(f, ",\n    \"cores\": %ld,\n    \"os\": ", e->cores);
+    fprintf(f, ",\n    \"cores\": %ld,\n", e->cores);
+    if (e->load >= 0)
+        fprintf(f, "    \"load_average\": %.2f,\n", e->load);
+    fprintf(f, "    \"os\": ");
     json_write_str(f, e->os);
     fprintf(f, ",\n    \"compiler\": ");
     json_write_str(f, COMPILER);
@@ -253,6 +265,8 @@ void csv_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
         fprintf(f, "# timing: %s\n", timing);
     fprintf(f, "# cpu: %s\n# cpu_flags: %s\n# cores: %ld\n# os: %s\n# compiler: %s\n", e->cpu,
             e->flags, e->cores, e->os, COMPILER);
+    if (e->load >= 0)
+        fprintf(f, "# load_average: %.2f\n", e->load);
     fprintf(f, "# cflags: %s\n# openssl: %s\n# libsodium: %s\n# libtts: %s\n", TTS_BENCH_CFLAGS,
             OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING);
     fprintf(f, "# default_backend: %s\n# cycle_source: %s\n# date: %s\n", e->autob, CYCLE_SOURCE,
@@ -445,7 +459,7 @@ static int plot_bar_panel(const char *dir, const char *name, const char *what,
                "# error bars. Data in %s; charts %s.svg and %s.png. Re-run: gnuplot %s\n",
             name, dat, name, name, gp);
     fprintf(f, "set title \"tts-bench %s: %s, median and quartiles of each operation, ", name, what);
-    gp_text(f, e->cpu);
+    gp_text(f, e->where);
     fprintf(f, ", %s\"\n"
                "set style data histograms\n"
                "set style histogram errorbars gap 1 lw 1\n"
@@ -552,7 +566,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
         slug(sl, sizeof sl, fs->k->name);
         fprintf(f, "  set output \"files-%s.\" . fmt\n  set title \"%s (%s): signing a file, ",
                 sl, fs->k->name, fs->backend);
-        gp_text(f, e->cpu);
+        gp_text(f, e->where);
         fprintf(f, "\"\n");
         if (fs->k->hash)
             fprintf(f, "  plot \"files.dat\" index %zu using 1:2:3:4 title \"hash\", "
@@ -565,7 +579,7 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
     }
     fprintf(f, "  set output \"files-total.\" . fmt\n"
                "  set title \"signing a file, hash + private-key operation, ");
-    gp_text(f, e->cpu);
+    gp_text(f, e->where);
     fprintf(f, "\"\n  plot ");
     for (size_t k = 0; k < fl->n; k++)
         fprintf(f, "%s\"files.dat\" index %zu using 1:8:9:10 title \"%s\"", k ? ", \\\n    " : "",
