@@ -53,14 +53,50 @@ static const cli_opt *find_short(const cli_opt *o, char c)
     return NULL;
 }
 
+/* The option argv[*i] (it starts with '-' and is neither "-" nor "--"),
+ * with its value; *i moves past what it used. cmd prefixes the messages
+ * (NULL: none). 0, or -1 after a usage message. */
+static int take(int argc, char **argv, int *i, const cli_opt *opts, const char *cmd)
+{
+    const char *a = argv[*i], *val = NULL, *pre = cmd ? cmd : "", *sep = cmd ? ": " : "";
+    const cli_opt *o;
+
+    if (a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+        if ((o = find_long(opts, a + 2, len)) == NULL)
+            return cli_usage("%s%sunknown option '%.*s'", pre, sep, (int)(len + 2), a), -1;
+        if (eq && !o->value)
+            return cli_usage("%s%soption --%s takes no value", pre, sep, o->name), -1;
+        val = eq ? eq + 1 : NULL;
+    } else {
+        if ((o = find_short(opts, a[1])) == NULL)
+            return cli_usage("%s%sunknown option '-%c'", pre, sep, a[1]), -1;
+        if (a[2] && !o->value)
+            return cli_usage("%s%soption -%c takes no value", pre, sep, a[1]), -1;
+        val = a[2] ? a + 2 : NULL;
+    }
+    if (!o->value) {
+        *o->flag = 1;
+        return 0;
+    }
+    if (!val) {
+        if (*i + 1 >= argc && a[1] == '-')
+            return cli_usage("%s%soption --%s needs a value", pre, sep, o->name), -1;
+        if (*i + 1 >= argc)
+            return cli_usage("%s%soption -%c needs a value", pre, sep, a[1]), -1;
+        val = argv[++*i];
+    }
+    *o->value = val;
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, const cli_opt *opts)
 {
     int nops = 0, only_operands = 0;
 
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
-        const cli_opt *o;
-        const char *val = NULL;
 
         if (only_operands || a[0] != '-' || a[1] == '\0') {
             argv[1 + nops++] = a;
@@ -70,44 +106,23 @@ int cli_parse(int argc, char **argv, const cli_opt *opts)
             only_operands = 1;
             continue;
         }
-        if (a[1] == '-') {
-            const char *eq = strchr(a + 2, '=');
-            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-            if ((o = find_long(opts, a + 2, len)) == NULL) {
-                cli_usage("%s: unknown option '%.*s'", argv[0],
-                          (int)(len + 2), a);
-                return -1;
-            }
-            if (eq && !o->value) {
-                cli_usage("%s: option --%s takes no value", argv[0], o->name);
-                return -1;
-            }
-            val = eq ? eq + 1 : NULL;
-        } else {
-            if ((o = find_short(opts, a[1])) == NULL) {
-                cli_usage("%s: unknown option '-%c'", argv[0], a[1]);
-                return -1;
-            }
-            if (a[2] && !o->value) {
-                cli_usage("%s: option -%c takes no value", argv[0], a[1]);
-                return -1;
-            }
-            val = a[2] ? a + 2 : NULL;
-        }
-        if (!o->value) {
-            *o->flag = 1;
-            continue;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                cli_usage("%s: option --%s needs a value", argv[0], o->name);
-                return -1;
-            }
-            val = argv[++i];
-        }
-        *o->value = val;
+        if (take(argc, argv, &i, opts, argv[0]) != 0)
+            return -1;
     }
     return nops;
+}
+
+int cli_parse_head(int argc, char **argv, const cli_opt *opts)
+{
+    int i = 1;
+
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return i + 1;
+        if (take(argc, argv, &i, opts, NULL) != 0)
+            return -1;
+    }
+    return i;
 }
 
 long cli_hex(const char *text, size_t len, uint8_t *out, size_t max)

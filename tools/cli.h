@@ -47,6 +47,11 @@ typedef struct {
  * argv[1..]; returns their count, or -1 after a usage message. */
 int cli_parse(int argc, char **argv, const cli_opt *opts);
 
+/* The options before the first operand (a tool's global options, before
+ * a subcommand that has its own): the index of that operand (argc if
+ * none; "--" ends the options), or -1 after a usage message. */
+int cli_parse_head(int argc, char **argv, const cli_opt *opts);
+
 /* Hex text (spaces, tabs, line breaks and ':' between byte pairs are
  * ignored) into at most max bytes: the byte count, or -1 for anything but
  * whole hex pairs that fit. */

@@ -53,7 +53,7 @@
 #include "harness.h"
 #include "exp_passport.h"
 #include "cardsim.h"
-#include "fileio.h"
+#include "cli.h"
 
 #ifndef CARD_IMAGE_DIR
 #define CARD_IMAGE_DIR "8051"
@@ -430,6 +430,7 @@ static int passport_cli(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_prog = "tts-bench";
     bench_set_io(&tool_io);
     if (argc < 2) {
         usage(stderr);
@@ -447,43 +448,30 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "passport") == 0)
         return passport_cli(argc, argv);
     outputs o = {0};
-    int quick = 0, cold = 0;
+    int quick = 0, cold = 0, help = 0;
     size_t runs = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = strcmp(a, "-n") == 0 || strcmp(a, "--json") == 0 ||
-                    strcmp(a, "--csv") == 0 || strcmp(a, "--plot") == 0;
-        if (takes && (!val || !*val)) {
-            fprintf(stderr, "tts-bench: %s needs a value\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(a, "--force") == 0) {
-            o.force = 1;
-        } else if (strcmp(a, "--cold") == 0) {
-            cold = 1;
-        } else if (strcmp(a, "-n") == 0) {
-            char *end;
-            errno = 0;
-            unsigned long v = strtoul(val, &end, 10);
-            if (*end || errno || val[0] == '-' || v < 1 || v > 1000000) {
-                fprintf(stderr, "tts-bench: -n wants 1..1000000, not \"%s\"\n", val);
-                return 2;
-            }
-            runs = v;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = val;
-        } else if (strcmp(a, "--csv") == 0) {
-            o.csv = val;
-        } else if (strcmp(a, "--plot") == 0) {
-            o.plot = val;
-        } else {
-            fprintf(stderr, "tts-bench: unknown option \"%s\"\n"
-                            "tts-bench: see 'tts-bench --help'\n", a);
-            return 2;
-        }
-        i += takes;
+    const char *n_arg = NULL;
+    const cli_opt opts[] = {{"quick", 0, NULL, &quick}, {"cold", 0, NULL, &cold},
+                            {"force", 0, NULL, &o.force}, {"help", 'h', NULL, &help},
+                            {"runs", 'n', &n_arg, NULL}, {"json", 0, &o.json, NULL},
+                            {"csv", 0, &o.csv, NULL},     {"plot", 0, &o.plot, NULL},
+                            CLI_OPT_END};
+    int nops = cli_parse(argc - 1, argv + 1, opts);
+    if (nops < 0)
+        return 2;
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    if (nops > 0)
+        return cli_usage("%s: unexpected argument '%s'", cmd, argv[2]);
+    if (n_arg) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(n_arg, &end, 10);
+        if (!*n_arg || *end || errno || n_arg[0] == '-' || v < 1 || v > 1000000)
+            return cli_usage("%s: -n wants 1..1000000, not \"%s\"", cmd, n_arg);
+        runs = v;
     }
     int is_prim = strcmp(cmd, "primitives") == 0, is_files = strcmp(cmd, "files") == 0,
         is_table = strcmp(cmd, "table") == 0;

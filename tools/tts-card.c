@@ -530,59 +530,45 @@ int main(int argc, char **argv)
     if (!dir)
         dir = CARD_IMAGE_DIR;
 
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *o = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
-        else if (!strcmp(o, "--version")) { printf("tts-card (libtts) %s\n", tts_version()); return 0; }
-        else if (!strcmp(o, "--report")) report = 1;
-        else if (!strcmp(o, "--uart")) uart = 1;
-        else if (!strcmp(o, "-v")) verbose = 1;
-        else if (!strcmp(o, "--force")) out_force = FILEIO_FORCE;
-        else if (!strcmp(o, "--armor")) out_armor = TTS_FILE_ARMOR;
-        else if (!strcmp(o, "--raw")) out_raw = 1;
-        else if (!val) {
-            static const char *const valued[] = {"--params", "--image", "--image-dir", "--cpu",
-                                                 "--eeprom", "--pin", "--watch", "--cut",
-                                                 "--mhz"};
-            int known = 0;
-            for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-                known |= !strcmp(o, valued[k]);
-            fprintf(stderr, "tts-card: %s '%s'\ntts-card: see 'tts-card --help'\n",
-                    known ? "a value is missing after" : "unknown option", o);
-            return 2;
-        }
-        else if (!strcmp(o, "--params")) { params = val; params_given = 1; i++; }
-        else if (!strcmp(o, "--image")) { image = val; i++; }
-        else if (!strcmp(o, "--image-dir")) { dir = val; i++; }
-        else if (!strcmp(o, "--cpu")) { cpu = val; cpu_given = 1; i++; }
-        else if (!strcmp(o, "--eeprom")) { eeprom = val; i++; }
-        else if (!strcmp(o, "--pin")) { pinfile = val; i++; }
-        else if (!strcmp(o, "--watch")) {
-            char *e;
-            unsigned long a = strtoul(val, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
-            watch_read = !strcmp(e, ":r");
-            if ((*e && !watch_read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
-                die_input("bad --watch", val);
-            watch = (unsigned)a + 1;
-            watch_hits = (int)k;
-            i++;
-        } else if (!strcmp(o, "--cut")) {
-            char *e;
-            cut = strtoull(val, &e, 10);
-            if (*e || !cut) die_input("bad --cut", val);
-            i++;
-        }
-        else if (!strcmp(o, "--mhz")) {
-            char *e;
-            mhz = strtod(val, &e);
-            if (*e || !(mhz > 0.001 && mhz < 1000)) die_input("bad --mhz", val);
-            i++;
-        } else {
-            fprintf(stderr, "tts-card: unknown option '%s' (or a missing value)\n"
-                            "tts-card: see 'tts-card --help'\n", o);
-            return 2;
-        }
+    const char *o_params = NULL, *o_cpu = NULL, *o_watch = NULL, *o_cut = NULL, *o_mhz = NULL;
+    int o_help = 0, o_version = 0, o_force = 0, o_armor = 0;
+    const cli_opt opts[] = {
+        {"help", 'h', NULL, &o_help},     {"version", 0, NULL, &o_version},
+        {"report", 0, NULL, &report},     {"uart", 0, NULL, &uart},
+        {"verbose", 'v', NULL, &verbose}, {"force", 0, NULL, &o_force},
+        {"armor", 0, NULL, &o_armor},     {"raw", 0, NULL, &out_raw},
+        {"params", 0, &o_params, NULL},   {"image", 0, &image, NULL},
+        {"image-dir", 0, &dir, NULL},     {"cpu", 0, &o_cpu, NULL},
+        {"eeprom", 0, &eeprom, NULL},     {"pin", 0, &pinfile, NULL},
+        {"watch", 0, &o_watch, NULL},     {"cut", 0, &o_cut, NULL},
+        {"mhz", 0, &o_mhz, NULL},         CLI_OPT_END};
+    cli_prog = "tts-card";
+    if ((i = cli_parse_head(argc, argv, opts)) < 0)
+        return 2;
+    if (o_help) { usage(stdout); return 0; }
+    if (o_version) { printf("tts-card (libtts) %s\n", tts_version()); return 0; }
+    out_force = o_force ? FILEIO_FORCE : 0;
+    out_armor = o_armor ? TTS_FILE_ARMOR : 0;
+    if (o_params) { params = o_params; params_given = 1; }
+    if (o_cpu) { cpu = o_cpu; cpu_given = 1; }
+    if (o_watch) {
+        char *e;
+        unsigned long a = strtoul(o_watch, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
+        watch_read = !strcmp(e, ":r");
+        if ((*e && !watch_read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
+            die_input("bad --watch", o_watch);
+        watch = (unsigned)a + 1;
+        watch_hits = (int)k;
+    }
+    if (o_cut) {
+        char *e;
+        cut = strtoull(o_cut, &e, 10);
+        if (*e || !cut) die_input("bad --cut", o_cut);
+    }
+    if (o_mhz) {
+        char *e;
+        mhz = strtod(o_mhz, &e);
+        if (*e || !(mhz > 0.001 && mhz < 1000)) die_input("bad --mhz", o_mhz);
     }
     if (i >= argc) {
         fprintf(stderr, "tts-card: no subcommand given\ntts-card: see 'tts-card --help'\n");
