@@ -99,22 +99,22 @@ check $? "and the reason names the hash"
 # --- an output is never an input, nor named twice --------------------------
 cp master master.orig && cp ch/tts-16-22/pk.tts pk.orig
 run 2 "toy --json the master seed given as --seed: refused (--force or not)" \
-    timeout 20 "$TC" toy ch --message 2 --equations 12 --vars 10 \
+    timeout 240 "$TC" toy ch --message 2 --equations 12 --vars 10 \
     --seed master --json master --force
 grep -q 'is the input' err && cmp -s master master.orig
 check $? "... as the input, and the master seed is untouched"
-run 2 "export -o the folder's pk.tts --force: refused" timeout 20 "$TC" \
+run 2 "export -o the folder's pk.tts --force: refused" timeout 240 "$TC" \
     export ch --message 1 --format mq -o ch/tts-16-22/pk.tts --force
 grep -q 'is the input' err && cmp -s ch/tts-16-22/pk.tts pk.orig
 check $? "... as the input, and pk.tts is untouched"
 printf 'keep\n' >R
 run 2 "calibrate --json R --csv R --force: refused before any work" \
-    timeout 20 "$TC" calibrate --max-seconds 300 --json R --csv R --force
+    timeout 240 "$TC" calibrate --max-seconds 300 --json R --csv R --force
 grep -q 'named twice' err && [ "$(cat R)" = keep ]
 check $? "... as one file named twice, and R is untouched"
 rm R
 run 2 "calibrate --json R --csv ./R: refused before the 300 s budget" \
-    timeout 20 "$TC" calibrate --max-seconds 300 --json R --csv ./R
+    timeout 240 "$TC" calibrate --max-seconds 300 --json R --csv ./R
 grep -q 'named twice' err && [ ! -e R ]
 check $? "... and nothing is written"
 
@@ -276,7 +276,7 @@ run 0 "calibrate for 8 s" "$TC" calibrate --max-seconds 8 --json cal.json \
 check $? "calibrate --plot \"q'plot\" --force: a chart over a symlink replaces the link, not its target"
 mkdir pl2 && echo old >pl2/calibration.svg
 run 2 "calibrate --plot DIR over an existing chart without --force: refused before the budget" \
-    timeout 20 "$TC" calibrate --max-seconds 300 --json c2.json --csv c2.csv --plot pl2
+    timeout 240 "$TC" calibrate --max-seconds 300 --json c2.json --csv c2.csv --plot pl2
 [ "$(cat pl2/calibration.svg)" = old ] && [ ! -e c2.json ]
 check $? "... and the chart is untouched"
 python3 "$LC" fit cal.csv cal.json 2>err &&
