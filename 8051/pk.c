@@ -50,7 +50,9 @@ static void prep_lin(void)
     }
 }
 
-#ifdef CARD_C_SETUP
+#ifdef CARD_128_ASM
+/* each block by one kernel on the arena (kernels_setup.c: pk_block) */
+#elif defined(CARD_C_SETUP)
 /* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
 static void pk_terms(uint8_t j, uint8_t sq)
 {
@@ -72,7 +74,10 @@ void pk_terms_asm(uint16_t col, uint8_t sq);
 uint8_t pk_segment(uint16_t seg)
 {
     uint16_t q = seg * SEG_K, rem;
-    uint8_t count = SEG_K, k, o, i = 0, j = 0;
+    uint8_t count = SEG_K, k, i = 0, j = 0;
+#ifndef CARD_128_ASM
+    uint8_t o;
+#endif
     __xdata uint8_t *out = XP(X_RESP);
     if (!pk_ready) /* public: after a reset or a refused COMMIT */
         key_derive();
@@ -92,9 +97,13 @@ uint8_t pk_segment(uint16_t seg)
                 prep_quad(i);
                 pk_cur = i;
             }
+#ifdef CARD_128_ASM
+            pk_block(A3COL(j), i == j, (uint16_t)out);
+#else
             for (o = 0; o < M; o++)
                 F[o] = 0;
             pk_terms(j, i == j);
+#endif
             if (++j == N) {
                 i++;
                 j = i;
@@ -106,15 +115,23 @@ uint8_t pk_segment(uint16_t seg)
                 prep_lin();
                 pk_cur = 0xFE;
             }
+#ifdef CARD_128_ASM
+            pk_block((uint16_t)col, 2, (uint16_t)out);
+#else
             for (o = 0; o < M; o++)
                 F[o] = GFT[col[2 * (V + o)]] & col[2 * (V + o) + 1];
             pk_terms(l, 0);
+#endif
         }
+#ifdef CARD_128_ASM
+        out += M;
+#else
         for (o = 0; o < M; o++)
             SSCR[o] = 0;
         matvec_lm(SSCR, X_A1L, F, M, M, 2 * M);
         for (o = 0; o < M; o++)
             *out++ = SSCR[o];
+#endif
     }
     return count * M;
 }
