@@ -28,8 +28,8 @@ __data uint8_t ka_sp;           /* ka_call: the command code's SP */
  * free at each step (SP moves to the kernel's stack only once the live
  * bytes are parked, and back before they return). The kernel's result in
  * DPL is kept. 8 cycles a live byte each way; the count depends on the
- * call depth alone. build-image.sh checks that the stack starts in IA and
- * the kernels' data bytes lie below it.
+ * call depth alone. build-image.sh checks that the kernels' data bytes lie
+ * below IA.
  */
 static uint8_t ka_call(uint16_t kernel) __naked
 {
@@ -40,7 +40,11 @@ static uint8_t ka_call(uint16_t kernel) __naked
         mov  _ka_sp, sp
         mov  a, sp
         clr  c
-        subb a, #(IA_ABS - 1)
+        subb a, #IA_ABS
+        jnc  ka_n1
+        clr  a                   ; SP below IA: one byte, harmless
+    ka_n1:
+        inc  a
         mov  r5, a               ; live bytes: IA_ABS .. SP
         mov  r0, #IA_ABS
         mov  dptr, #_SA
@@ -58,7 +62,11 @@ static uint8_t ka_call(uint16_t kernel) __naked
         mov  r6, dpl             ; the result (gauss)
         mov  a, sp
         clr  c
-        subb a, #(IA_ABS - 1)
+        subb a, #IA_ABS
+        jnc  ka_n2
+        clr  a
+    ka_n2:
+        inc  a
         mov  r5, a
         mov  r0, #IA_ABS
         mov  dptr, #_SA
