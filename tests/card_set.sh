@@ -166,6 +166,13 @@ nct=3; [ -n "${TTS_CHECK_FULL:-}" ] && nct=5
 cyc=$(ct_cycles "$P" $nct)
 [ "$(echo $cyc | wc -w)" -eq $((2 * nct)) ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
 say $? "20-28-128: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- key set-up and export run their kernels on the arena (ka_call):
+# COMMIT KEY and a GET PK SEGMENT take the same cycles for 3 keys
+kc=$(for kk in 0 1 2; do
+    "$TTS_CARD" $P --report put-key "$W/k$kk" apdu 803000050000 2>&1 |
+        sed -n 's/^report: [a-z-]* *\([0-9]*\) cycles.*/\1/p' | tr '\n' ' '; echo; done)
+[ "$(echo "$kc" | grep -c '^[0-9]* [0-9]* $')" -eq 3 ] && [ "$(echo "$kc" | sort -u | wc -l)" -eq 1 ]
+say $? "20-28-128: COMMIT KEY and a segment take the same cycles for 3 keys: $(echo "$kc" | head -1)"
 # -- the card's randomness, the PIN, the tear test
 . "$srcdir/tests/card_guard.sh"
 guard_family 8051
