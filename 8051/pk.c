@@ -71,13 +71,13 @@ void pk_terms_asm(uint16_t col, uint8_t sq);
 #define pk_terms(j, sq) pk_terms_asm(A3COL(j), sq)
 #endif
 
+#ifdef CARD_128_ASM
+#pragma disable_warning 85 /* pk_segment's o: only the other builds' loops use it */
+#endif
 uint8_t pk_segment(uint16_t seg)
 {
     uint16_t q = seg * SEG_K, rem;
-    uint8_t count = SEG_K, k, i = 0, j = 0;
-#ifndef CARD_128_ASM
-    uint8_t o;
-#endif
+    uint8_t count = SEG_K, k, o, i = 0, j = 0;
     __xdata uint8_t *out = XP(X_RESP);
     if (!pk_ready) /* public: after a reset or a refused COMMIT */
         key_derive();
