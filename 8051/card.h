@@ -315,8 +315,6 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
 
 uint8_t gmul(uint8_t a, uint8_t b);
-/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
- * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
 #ifdef CARD_128_ASM
 /* out[0 .. m) = the public key's block of the monomial whose A3 column
  * (LM) is at col: A1 F, F = the monomial's central terms (mode 0: w_i w_j,
@@ -324,6 +322,8 @@ uint8_t gmul(uint8_t a, uint8_t b);
  * scalars at X_PT, X_QT (kernels_setup.c) */
 void pk_block(uint16_t col, uint8_t mode, uint16_t out);
 #else
+/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
+ * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
 void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
 #endif
