@@ -321,6 +321,8 @@ uint8_t gmul(uint8_t a, uint8_t b);
  * i < j; 1: w_i^2; 2: w_l, with the column's linear part), the per-i
  * scalars at X_PT, X_QT (kernels_setup.c) */
 void pk_block(uint16_t col, uint8_t mode, uint16_t out);
+/* pk.c's per-i scalars X_PT, X_QT of the A3 column (LM) at col */
+void pk_prep(uint16_t col);
 #else
 /* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
  * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
