@@ -4,7 +4,8 @@
  * public key's product by A1) and pk_terms_asm (a public-key monomial's
  * central terms); in the 128-byte family (CARD_128_ASM) gauss and
  * pk_block (one monomial's block: its central terms and their product by
- * A1), each run on the arena by ka_call. Same conventions as
+ * A1), each run on the arena by ka_call, and pk_prep (the public key's
+ * per-i scalars, XDATA only). Same conventions as
  * kernels_sign.c, whose k_* argument bytes (kernels.h) they share; their
  * C twins are in gf.c and pk.c.
  */
