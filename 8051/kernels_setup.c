@@ -16,7 +16,7 @@
 __data uint16_t k_tp, k_nt;
 __data uint8_t k_cp, k_cl, k_qp, k_sq;
 #ifdef CARD_128_ASM
-__data uint16_t k_out;          /* pk_block: the block's XDATA address */
+__data uint16_t k_out;          /* XDATA: pk_block's block, pk_prep's coefficients */
 __data uint8_t ka_sp;           /* ka_call: the command code's SP */
 
 /*
