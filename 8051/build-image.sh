@@ -85,6 +85,14 @@ if [ -n "$ssp" ] && [ $((0x$ia - 0x$ssp - 1)) -lt 20 ]; then
     echo "build-image.sh: $out: SIGN stack 0x$ssp .. IA 0x$ia: fewer than 20 bytes" >&2
     exit 1
 fi
+# CARD_128_ASM: the set-up kernels run on the whole arena (kernels_setup.c:
+# ka_call), so the kernels' argument bytes (k_*, ka_sp) lie below IA.
+if [ -n "$ssp" ]; then
+    for a in $(awk '$3 ~ /^kernels_/ && $2 ~ /^_ka?_/ {print $1}' "$obj/img.map"); do
+        [ $((0x$a)) -lt $((0x$ia)) ] || {
+            echo "build-image.sh: $out: a kernel argument byte at 0x$a, in the arena IA" >&2; exit 1; }
+    done
+fi
 cp "$obj/img.ihx" "$out"
 cp "$obj/img.map" "$base.map"
 

@@ -39,17 +39,18 @@
  * (TTS(16,22) .. TTS(24,32), whose signing arena of n + max(n, 2(v + a +
  * 2), 3 max(a, b)) <= 76 bytes leaves room for the data bytes and the
  * SIGN stack below it; build-image.sh checks that room; CARD_128_ASM)
- * signing runs the assembly kernels on an internal arena
- * for signing only, placed at the top of the 128 bytes (IA_ABS), and key
- * set-up and the public key run the C twins on an XDATA arena SA
- * (CARD_C_SETUP); for the larger sets the arena IA itself lives in XDATA
- * and every kernel is the C twin (which address it through ARENA
- * pointers). ChaCha20 keeps its assembly block in both (its state in
- * 0x40..0x7F with the interrupts held off, see chacha.c). */
+ * every kernel is the assembly one, on an internal arena placed at the top
+ * of the 128 bytes (IA_ABS) over the spill bytes and the stack of the
+ * command code: signing runs on a stack of its own below it (sign.c), and
+ * each key set-up and public-key kernel parks the arena's live bytes in
+ * XDATA while it runs (kernels_setup.c: ka_call); for the larger sets the
+ * arena IA itself lives in XDATA and every kernel is the C twin (which
+ * address it through ARENA pointers). ChaCha20 keeps its assembly block in
+ * both (its state in 0x40..0x7F with the interrupts held off, see
+ * chacha.c). */
 #ifdef CARD_128
 #if TTS_N <= 32 && !defined(CARD_C_KERNELS)
 #define CARD_128_ASM
-#define CARD_C_SETUP
 #define ARENA __idata
 typedef uint8_t arena_t;
 #else
@@ -277,15 +278,23 @@ extern ARENA uint8_t IA[IA_SIZE];
  * IA[XS_OFF .. XS_OFF + 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim
  * .. IX_OFF) (or IA[0 .. 3 dim) if XS_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
-/* The arena of key set-up and the public key: IA, or in CARD_128_ASM an
- * XDATA one (SA, for the C twins of gauss, matvec_lm and the pk terms):
- * SSCR the Gauss / matvec scratch, SF the public key's m-vector. */
+/* The arena of key set-up and the public key: IA (SSCR the Gauss /
+ * matvec scratch, SF the public key's m-vector). In CARD_128_ASM the
+ * set-up kernels run on IA inside ka_call (kernels_setup.c), which parks
+ * the arena's live bytes in the XDATA copy SA meanwhile; between kernels
+ * the C code, whose stack is in IA, uses SA as its scratch (SSCR, key.c).
+ * A kernel's stack is then the top KS_STACK bytes of IA: its call (2), a
+ * call it makes (2) and Timer 0's interrupt (4); the kernels' scratch
+ * stays below: Gauss-Jordan IA[0 .. 2 n), the public key's block (the
+ * product's accumulator, the m-vector) IA[0 .. 2 m). */
 #ifdef CARD_128_ASM
-#define SARENA __xdata
-#define SA_SIZE (2 * N)
+#define SA_SIZE IA_SIZE
 extern __xdata uint8_t SA[SA_SIZE];
 #define SSCR (SA)
-#define SF   (SA + M)
+#define KS_STACK 8
+#if 2 * N + KS_STACK > IA_SIZE
+#error "the set-up kernels' scratch and stack do not fit the arena"
+#endif
 #else
 #define SARENA ARENA
 #define SA   IA
@@ -306,12 +315,17 @@ extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
 
 uint8_t gmul(uint8_t a, uint8_t b);
+#ifdef CARD_128_ASM
+/* out[0 .. m) = the public key's block of the monomial whose A3 column
+ * (LM) is at col: A1 F, F = the monomial's central terms (mode 0: w_i w_j,
+ * i < j; 1: w_i^2; 2: w_l, with the column's linear part), the per-i
+ * scalars at X_PT, X_QT (kernels_setup.c) */
+void pk_block(uint16_t col, uint8_t mode, uint16_t out);
+/* pk.c's per-i scalars X_PT, X_QT of the A3 column (LM) at col */
+void pk_prep(uint16_t col);
+#else
 /* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
  * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
-#ifdef CARD_128_ASM
-void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
-               uint8_t rows, uint8_t cols, uint8_t st) __reentrant;
-#else
 void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
 #endif

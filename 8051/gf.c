@@ -45,14 +45,8 @@ uint8_t gmul(uint8_t a, uint8_t b)
 
 /* Column c: DPTR-style scalar x[c] (zero page when x[c] = 0) against the
  * LM entries of column c, at LMCOL (st = 2 rows, 256 / st columns a page). */
-#ifdef CARD_128_ASM
-/* its spill bytes on the stack, not in the internal RAM's data (sign.c) */
-#define MV_REENT __reentrant
-#else
-#define MV_REENT
-#endif
 void matvec_c(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
-              uint8_t rows, uint8_t cols, uint8_t st) MV_REENT
+              uint8_t rows, uint8_t cols, uint8_t st)
 {
     uint8_t c, r, cpp = (uint8_t)(256 / st), left = cpp;
     for (c = 0; c < cols; c++) {

@@ -27,6 +27,10 @@ static void set_scalar(__xdata uint8_t *dst, uint8_t v)
     dst[1] = LOGHI(v);
 }
 
+#ifdef CARD_128_ASM
+/* in assembly: the large model's C takes three times as long */
+#define prep_quad(i) pk_prep(A3COL(i))
+#else
 static void prep_quad(uint8_t i)
 {
     uint16_t t;
@@ -40,6 +44,7 @@ static void prep_quad(uint8_t i)
         set_scalar(qt, GFT[(uint16_t)lp + aw[0]] & mp & aw[1]);
     }
 }
+#endif
 
 static void prep_lin(void)
 {
@@ -50,7 +55,9 @@ static void prep_lin(void)
     }
 }
 
-#ifdef CARD_C_SETUP
+#ifdef CARD_128_ASM
+/* each block by one kernel on the arena (kernels_setup.c: pk_block) */
+#elif defined(CARD_C_SETUP)
 /* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
 static void pk_terms(uint8_t j, uint8_t sq)
 {
@@ -69,6 +76,9 @@ void pk_terms_asm(uint16_t col, uint8_t sq);
 #define pk_terms(j, sq) pk_terms_asm(A3COL(j), sq)
 #endif
 
+#ifdef CARD_128_ASM
+#pragma disable_warning 85 /* pk_segment's o: only the other builds' loops use it */
+#endif
 uint8_t pk_segment(uint16_t seg)
 {
     uint16_t q = seg * SEG_K, rem;
@@ -92,9 +102,13 @@ uint8_t pk_segment(uint16_t seg)
                 prep_quad(i);
                 pk_cur = i;
             }
+#ifdef CARD_128_ASM
+            pk_block(A3COL(j), i == j, (uint16_t)out);
+#else
             for (o = 0; o < M; o++)
                 F[o] = 0;
             pk_terms(j, i == j);
+#endif
             if (++j == N) {
                 i++;
                 j = i;
@@ -106,15 +120,23 @@ uint8_t pk_segment(uint16_t seg)
                 prep_lin();
                 pk_cur = 0xFE;
             }
+#ifdef CARD_128_ASM
+            pk_block((uint16_t)col, 2, (uint16_t)out);
+#else
             for (o = 0; o < M; o++)
                 F[o] = GFT[col[2 * (V + o)]] & col[2 * (V + o) + 1];
             pk_terms(l, 0);
+#endif
         }
+#ifdef CARD_128_ASM
+        out += M;
+#else
         for (o = 0; o < M; o++)
             SSCR[o] = 0;
         matvec_lm(SSCR, X_A1L, F, M, M, 2 * M);
         for (o = 0; o < M; o++)
             *out++ = SSCR[o];
+#endif
     }
     return count * M;
 }

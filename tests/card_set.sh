@@ -14,12 +14,13 @@
 # - KAT keys x digests: SIGN equals the host's tts_sign_digest with the
 #   card's ChaCha20 stream (tts_card_stream_key), and verifies;
 # - 256-byte family: segments in any order, repeated;
-# - 128-byte family, n <= 32 (assembly signing on an internal arena): key
+# - 128-byte family, n <= 32 (assembly kernels on an internal arena): key
 #   set-up, export and signing on -t 8032 with the check above 0x7F
 #   (ucsim's -t 8051 drops indirect writes up there); for TTS(20,28) also
 #   every command that way, the check's own negative control, the status
-#   words, --eeprom, the same signatures as the 256-byte image and equal
-#   signing cycles over keys, digests and counters.
+#   words, --eeprom, the same signatures as the 256-byte image, equal
+#   signing cycles over keys, digests and counters, and equal COMMIT KEY
+#   and segment cycles over keys.
 # - TTS(20,28), both families: the card's own randomness against a hostile
 #   terminal, the PIN, the tear test (tests/card_guard.sh).
 # (TTS(20,28) on the 256-byte image in depth: tests/test_card.sh.)
@@ -56,8 +57,8 @@ g=$(( (n * (n + 3) / 2 + 255 / m - 1) / (255 / m) ))
 last=$((g - 1)) k=$((255 / m * m)) mono=$(( n * (n + 3) / 2 ))
 lastlen=$(( (mono - last * (255 / m)) * m ))
 seg() { dd if="$W/kpk" bs=1 skip=$(( $1 * k )) count=$2 2>/dev/null | hex | tr a-f A-F; }
-# (the 128-byte images' export runs the C twins of the public-key terms,
-# minutes for the large sets: their first and last segments; for
+# (the export of the 128-byte images of n > 32 runs the C twins, minutes:
+# their first and last segments; for
 # TTS(20,28) so in make check, the whole export in make check-full)
 if [ $fam = 8051 ] && { [ $n -gt 32 ] || { [ $set = 20-28 ] && [ -z "${TTS_CHECK_FULL:-}" ]; }; }; then
     "$TTS_CARD" $P genkey --seed "$W/seed" apdu 803000000000 \
@@ -166,6 +167,13 @@ nct=3; [ -n "${TTS_CHECK_FULL:-}" ] && nct=5
 cyc=$(ct_cycles "$P" $nct)
 [ "$(echo $cyc | wc -w)" -eq $((2 * nct)) ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
 say $? "20-28-128: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+# -- key set-up and export run their kernels on the arena (ka_call):
+# COMMIT KEY and a GET PK SEGMENT take the same cycles for 3 keys
+kc=$(for kk in 0 1 2; do
+    "$TTS_CARD" $P --report put-key "$W/k$kk" apdu 803000050000 2>&1 |
+        sed -n 's/^report: [a-z-]* *\([0-9]*\) cycles.*/\1/p' | tr '\n' ' '; echo; done)
+[ "$(echo "$kc" | grep -c '^[0-9]* [0-9]* $')" -eq 3 ] && [ "$(echo "$kc" | sort -u | wc -l)" -eq 1 ]
+say $? "20-28-128: COMMIT KEY and a segment take the same cycles for 3 keys: $(echo "$kc" | head -1)"
 # -- the card's randomness, the PIN, the tear test
 . "$srcdir/tests/card_guard.sh"
 guard_family 8051
