@@ -17,11 +17,17 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # -DCARD_128: the 128-byte internal RAM family: linked for 128 B, measured on
 # ucsim's -t 8051, and the large model (C locals and parameters in XDATA:
 # internal RAM keeps the registers, the few __data variables and the stack).
+# -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
+# small model, 128 B).
+mods="main apdu io gf kernels_sign kernels_setup chacha key sign pk"
+links="main apdu io kernels_sign chacha sign gf kernels_setup key pk"
 case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
+*CARD_ROM*) isize=128 cpu=8051 model=--model-small
+    mods="rom kernels_rom kernels_setup chacha" links=$mods ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
-for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
+for f in $mods; do
     $SDCC -mmcs51 $model --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
@@ -59,9 +65,7 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # 128-byte family's SIGN stack starts after them: sign.c).
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
-        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/kernels_sign.rel" "$obj/chacha.rel" \
-        "$obj/sign.rel" "$obj/gf.rel" "$obj/kernels_setup.rel" "$obj/key.rel" "$obj/pk.rel" \
+        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
@@ -156,4 +160,4 @@ printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (static)  X
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
 printf '  CARD     %-18s budget: NV key %d + PUT staging %d + state %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
     "$(basename "$out")" "$xkey" "$xstage" "$(pv XNVS)" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
-rm -rf "$obj"
+[ -n "${KEEP_OBJ:-}" ] || rm -rf "$obj"

@@ -9,8 +9,10 @@
 
 #ifndef CARD_C_SETUP
 
+#ifndef CARD_ROM /* (the ROM family links Gauss-Jordan alone) */
 __data uint16_t k_tp, k_nt;
 __data uint8_t k_cp, k_cl, k_qp, k_sq;
+#endif
 
 /*
  * Gauss-Jordan on the column-major matrix at page k_Whi (element [r][c] at
@@ -250,6 +252,8 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
     return gauss_asm();
 }
 
+#ifndef CARD_ROM
+
 /*
  * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
  * LMCOL (stride st, 256 / st columns a page); x[c] enters as the scalar
@@ -445,5 +449,7 @@ void pk_terms_asm(uint16_t col, uint8_t sq)
     k_ql = (uint8_t)X_QT;
     pk_asm();
 }
+
+#endif /* !CARD_ROM */
 
 #endif /* !CARD_C_SETUP */
