@@ -53,8 +53,10 @@ XIAEND = 0
 #endif
 #ifdef IA_ABS
 XIATOP = IA_ABS + IA_SIZE
+XIASTART = IA_ABS
 #else
 XIATOP = 0
+XIASTART = 0
 #endif
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
@@ -89,6 +91,18 @@ if [ -n "$ssp" ] && [ $((0x$ia - 0x$ssp - 1)) -lt 20 ]; then
     echo "build-image.sh: $out: SIGN stack 0x$ssp .. IA 0x$ia: fewer than 20 bytes" >&2
     exit 1
 fi
+# CARD_ROM: the stack runs from the linker's stack segment up to the arena
+# IA at the top of the 128 bytes; its deepest chain is 16 bytes (main,
+# the command, SIGN, stream_take, stream_byte, ChaCha20 and its two pushes,
+# or the Timer 0 interrupt's 4 bytes below it), so 20 bytes are asked for.
+case " $* " in
+*CARD_ROM*)
+    ss=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$obj/img.map")))
+    if [ $(( $(pv XIASTART) - ss )) -lt 20 ]; then
+        echo "build-image.sh: $out: stack $ss .. IA $(pv XIASTART): fewer than 20 bytes" >&2
+        exit 1
+    fi ;;
+esac
 cp "$obj/img.ihx" "$out"
 cp "$obj/img.map" "$base.map"
 
@@ -104,11 +118,22 @@ code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$b
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
-kern=$(relsz "$obj/kernels_sign.rel" CSEG)
-terms=0
-[ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
-sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
-    + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
+# In the ROM family: GFT + kernels_rom.c (the rolled kernels, SIGN's flow,
+# central_eval; CSEG + CONST: the term table and the run tables) + chacha.c
+# + kernels_setup.c (Gauss-Jordan solves the layers); the command layer
+# (rom.c) is not counted.
+case " $* " in
+*CARD_ROM*)
+    sign_code=$((1023 + $(relsz "$obj/kernels_rom.rel" CSEG) + $(relsz "$obj/kernels_rom.rel" CONST) \
+        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) \
+        + $(relsz "$obj/kernels_setup.rel" CSEG))) ;;
+*)
+    kern=$(relsz "$obj/kernels_sign.rel" CSEG)
+    terms=0
+    [ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
+    sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
+        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern)) ;;
+esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
@@ -126,6 +151,7 @@ w_sign=$(( $(pv XSIGN) + xseg_d ))
 w_gen=$(( $(pv XGEN) + xseg_d ))
 w_commit=$(( $(pv XCOMMIT) + xseg_d ))
 w_pk=$(( $(pv XPK) + xseg_d ))
+case " $* " in *CARD_ROM*) w_gen=0 w_pk=0 ;; esac # (no GENERATE KEY, no GET PK SEGMENT)
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
 # (the 256-byte family with an arena at IA_ABS: main.c moves the stack to
@@ -150,6 +176,7 @@ iram=$ssta
     echo "work_genkey $w_gen"
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
+    case " $* " in *CARD_ROM*) echo "arena_start $(pv XIASTART)" ;; esac
 } > "$base.sizes"
 if [ "$iram" -gt "$isize" ]; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B" >&2

@@ -702,7 +702,7 @@ void main(void) __naked
  * leaves c3 in its last column), as key.c's key_commit. Every branch on
  * public sizes.
  */
-__data uint8_t rm_ok;
+#define _rm_ok _rk_ok /* (kernels_rom.c: the verdict byte, free outside SIGN) */
 
 void rm_check(void) __naked
 {
