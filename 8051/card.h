@@ -135,7 +135,18 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define LDMAX B
 #endif
+#ifdef CARD_ROM /* Gauss-Jordan's layout: COMMIT KEY solves there too */
+#define SST   GST
+/* the layers solved by kernels_sign.c's rolled solver when its U rows fit
+ * the GST columns and its scratch (3 max(a, b)) the arena with x beside
+ * the n x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
+ * Gauss-Jordan */
+#if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56
+#define ROM_LAYER_GE
+#endif
+#else
 #define SST   64
+#endif
 #define SUOFF (SST - 2 * LDMAX)
 /* XDATA a signing layer's system takes at X_SL (the memory budget) */
 #if defined(CARD_C_KERNELS) || defined(CARD_ROM)
@@ -143,7 +154,7 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define SIGN_LAYER_BYTES ((LDMAX + 1) * SST)
 #endif
-#if SUOFF < LDMAX
+#if SUOFF < LDMAX && (!defined(CARD_ROM) || defined(ROM_LAYER_GE))
 #error "layer too large for the solver's column layout"
 #endif
 
@@ -256,8 +267,13 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define XS_OFF 0
 #endif
 #ifdef CARD_ROM /* IA[0 .. N): the matvec accumulator, Gauss-Jordan's
- * scratch (2 rows: all of IA for COMMIT's n x n), central_eval's y; x above */
+ * scratch (2 rows: all of IA for COMMIT's n x n), the layer solver's (3
+ * max(a, b)), central_eval's y; x above */
+#if N >= 3 * LDMAX || !defined(ROM_LAYER_GE)
 #define IX_OFF N
+#else
+#define IX_OFF (3 * LDMAX)
+#endif
 #elif defined(CARD_128_ASM) /* a plain number: the kernels use it in assembly */
 #if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
 #define IX_OFF N

@@ -12,11 +12,15 @@
  *     row counted: every row of a layer has TTS_TPRL terms), not generated
  *     code;
  *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key;
- *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST)
- *     solved by gauss (kernels_setup.c), which COMMIT KEY also uses;
+ *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST,
+ *     card.h: SST), solved by layer_solve of kernels_sign.c (elimination
+ *     and back substitution, rolled) where its scratch fits (card.h:
+ *     ROM_LAYER_GE), else by Gauss-Jordan (kernels_setup.c), which also
+ *     solves COMMIT KEY's n x n systems (its scratch fits the arena);
  *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
  *   - sign: one SIGN after the counter (rom.c).
- * Data bytes: the k_* of kernels.h that Gauss-Jordan uses, and rk_*.
+ * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
+ * solver's), and rk_*.
  */
 #define CARD_WANT_GFT
 #include "kernels.h"
@@ -46,12 +50,22 @@ __code const uint8_t T_LAY[12] = {
 #error "kernels_rom.c: the layer system must start on a page"
 #endif
 
-/* Gauss-Jordan's (kernels_setup.c) */
+/* Gauss-Jordan's (kernels_setup.c) and the layer solver's (kernels_sign.c),
+ * k_lo and k_dim the layer (first variable, size); the row being built
+ * (k_st: the solver's, which runs after the build); the layer's offset in
+ * T_LAY (with the layer solver: k_cols, Gauss-Jordan's and the matvec's,
+ * which do not run in the layer loop); two pointers (table, coefficients;
+ * the matvec's s and out), the attempt's verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
-/* the layer (first variable, size), the row being built; two pointers
- * (table, coefficients; the matvec's s and out), the layer's offset in
- * T_LAY, the attempt's verdict */
-__data uint8_t k_lo, k_dim, rk_row, rk_lay, rk_ok;
+__data uint8_t k_st, k_lo, k_dim;
+#define _rk_row _k_st
+#ifdef ROM_LAYER_GE
+__data uint8_t k_acc, k_x, k_Klo, k_Khi;
+#define _rk_lay _k_cols
+#else
+__data uint8_t rk_lay;
+#endif
+__data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
 /*
@@ -229,7 +243,7 @@ void matvec_rom(void) __naked
  * identity, right-hand side = u[lo - v ..], then its terms from the table
  * at rk_p0 and the L1 coefficients at rk_p1 (both advanced): p_t x[u] to
  * entry [row][w - lo], or p_t x[u] x[w] to the right-hand side (the
- * table's flag bit: a public index). About 60 machine cycles a term.
+ * table's flag bit: a public index). 60 machine cycles a matrix term.
  */
 void rk_layer(void) __naked
 {
@@ -268,42 +282,47 @@ void rk_build(void) __naked
 {
     __asm
         lcall _rk_layer
-        ; identity and right-hand side, row by row
+        ; identity and right-hand side, column by column (rows 0 .. dim-1)
         mov  _rk_row, #0
-    rb_id:
         mov  r6, #0               ; column
     rb_idc:
         mov  a, r6
         lcall _rk_col
-        mov  a, r6
-        xrl  a, _rk_row
+        mov  r7, _k_dim
+        mov  r5, #0               ; row
+    rb_idr:
+        mov  a, r5
+        xrl  a, r6
         add  a, #0xFF
         cpl  c
         clr  a
         rlc  a                    ; 1 on the diagonal (public)
         movx @dptr, a
+        inc  dptr
+        inc  r5
+        djnz r7, rb_idr
         inc  r6
         mov  a, r6
         cjne a, _k_dim, rb_idc
-        lcall _rk_col             ; A = dim: the right-hand side
-        mov  r4, dpl
-        mov  r5, dph
+        lcall _rk_col             ; A = dim: the right-hand side, u[lo - v ..]
+        mov  r0, dpl
+        mov  P2, dph
         mov  a, _k_lo
-        add  a, _rk_row
         add  a, #((X_U - V) & 0xFF)
         mov  dpl, a
         clr  a
         addc a, #((X_U - V) >> 8)
         mov  dph, a
-        movx a, @dptr             ; u[lo + row - v]
-        mov  dpl, r4
-        mov  dph, r5
-        movx @dptr, a
-        inc  _rk_row
-        mov  a, _rk_row
-        cjne a, _k_dim, rb_id
-        ; the terms, row by row
-        mov  _rk_row, #0
+        mov  r7, _k_dim
+    rb_rhs0:
+        movx a, @dptr
+        inc  dptr
+        movx @r0, a
+        inc  r0
+        djnz r7, rb_rhs0
+        ; the terms, row by row; the coefficients through P2:R0
+        mov  r0, _rk_p1
+        mov  P2, (_rk_p1 + 1)
     rb_row:
         mov  r7, _k_cnt
     rb_term:
@@ -319,18 +338,27 @@ void rk_build(void) __naked
         inc  dptr
         mov  _rk_p0, dpl
         mov  (_rk_p0 + 1), dph
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        movx a, @dptr             ; L1 p_t
-        inc  dptr
-        mov  _rk_p1, dpl
-        mov  (_rk_p1 + 1), dph
+        mov  a, @r1               ; x[u] as the scalar DPTR
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[u] == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r4
+        movx a, @r0               ; L1 p_t
+        inc  r0
+        cjne r0, #0, rb_samep     ; public: the next page
+        inc  P2
+    rb_samep:
+        add  a, #0xFF             ; log p_t, C = (p_t != 0)
+        movc a, @a+dptr
         mov  r3, a
-        mov  a, @r1
-        lcall _rk_scal            ; x[u]
-        mov  a, r3
-        lcall _rk_l1mul           ; cu = p_t x[u]
-        mov  r3, a
+        subb a, 0xe0              ; 0xFF iff p_t != 0
+        anl  a, r3
+        mov  r3, a                ; cu = p_t x[u]
         mov  a, r2
         jnb  acc.7, rb_mat        ; public: the kind of the term
         anl  a, #0x7F
@@ -341,7 +369,13 @@ void rk_build(void) __naked
         mov  r3, a
         mov  a, _k_dim
     rb_mat:
-        lcall _rk_col
+        mov  b, #GST
+        mul  ab
+        add  a, _rk_row
+        mov  dpl, a
+        mov  a, b
+        add  a, #(X_SL >> 8)
+        mov  dph, a
         movx a, @dptr
         xrl  a, r3
         movx @dptr, a
@@ -349,15 +383,27 @@ void rk_build(void) __naked
         inc  _rk_row
         mov  a, _rk_row
         cjne a, _k_dim, rb_row
+        mov  _rk_p1, r0
+        mov  (_rk_p1 + 1), P2
         ret
     __endasm;
 }
 
-/* Solve the layer built at X_SL into IX[lo .. lo + dim) (Gauss-Jordan:
- * the solution in the last column); rk_ok &= the verdict. */
+/* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
+ * verdict. ROM_LAYER_GE (card.h): kernels_sign.c's layer_solve (the
+ * one-unknown layers written out, the others by the rolled solver); else
+ * Gauss-Jordan, the solution in the last column. */
 void rk_solve(void) __naked
 {
     __asm
+#ifdef ROM_LAYER_GE
+        mov  dpl, _k_lo
+        mov  _layer_solve_PARM_2, _k_dim
+        lcall _layer_solve
+        mov  a, dpl
+        anl  _rk_ok, a
+        ret
+#else
         mov  _gauss_PARM_2, _k_dim
         mov  a, _k_dim
         inc  a
@@ -380,6 +426,7 @@ void rk_solve(void) __naked
         inc  r0
         djnz r7, rs_x
         ret
+#endif
     __endasm;
 }
 

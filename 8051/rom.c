@@ -112,6 +112,11 @@ void rm_tab(void) __naked
 void main(void) __naked
 {
     __asm
+        ; the C start-up's XDATA initialisation and clearing are not linked:
+        ; no XDATA variable here is read before this firmware writes it
+        __mcs51_genXINIT == 0
+        __mcs51_genXRAMCLEAR == 0
+        mov  sp, #(__start__stack - 1) ; main never returns: its return address is not kept
         ; fill the free internal RAM above the stack pointer with 0xA5
         ; (8051/probe-iram.sh reads the peak back)
         mov  r0, sp
