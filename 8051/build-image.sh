@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build one card image and measure it.
 #   build-image.sh SRCDIR GEN_TABLES_H M N OUT.ihx [extra sdcc flags]
-# Environment: SDCC. Needs SDCC alone: the internal RAM an image reaches
+# Environment: SDCC; KEEP_OBJ=1 keeps OUT.obj/ (the objects and their
+# listings). Needs SDCC alone: the internal RAM an image reaches
 # with its stack is measured in s51 by the tests (8051/probe-iram.sh).
 # Writes OUT.ihx, OUT.map, OUT.sizes ("code N", "sign_code N" (defined
 # below), "iram N" (the static part: data, arena, the stack's start),
