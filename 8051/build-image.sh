@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build one card image and measure it.
 #   build-image.sh SRCDIR GEN_TABLES_H M N OUT.ihx [extra sdcc flags]
-# Environment: SDCC. Needs SDCC alone: the internal RAM an image reaches
+# Environment: SDCC; KEEP_OBJ=1 keeps OUT.obj/ (the objects and their
+# listings). Needs SDCC alone: the internal RAM an image reaches
 # with its stack is measured in s51 by the tests (8051/probe-iram.sh).
 # Writes OUT.ihx, OUT.map, OUT.sizes ("code N", "sign_code N" (defined
 # below), "iram N" (the static part: data, arena, the stack's start),
@@ -17,11 +18,17 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # -DCARD_128: the 128-byte internal RAM family: linked for 128 B, measured on
 # ucsim's -t 8051, and the large model (C locals and parameters in XDATA:
 # internal RAM keeps the registers, the few __data variables and the stack).
+# -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
+# small model, 128 B).
+mods="main apdu io gf kernels_sign kernels_setup chacha key sign pk"
+links="main apdu io kernels_sign chacha sign gf kernels_setup key pk"
 case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
+*CARD_ROM*) isize=128 cpu=8051 model=--model-small
+    mods="rom kernels_rom kernels_sign kernels_setup chacha" links=$mods ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
-for f in main apdu io gf kernels_sign kernels_setup chacha key sign pk; do
+for f in $mods; do
     $SDCC -mmcs51 $model --std-sdcc11 --opt-code-speed -DTTS_M=$m -DTTS_N=$n "$@" \
         -I"$tdir" -I"$srcdir/8051" -c "$srcdir/8051/$f.c" -o "$obj/$f.rel" \
         >"$obj/$f.log" 2>&1 || { cat "$obj/$f.log" >&2; exit 1; }
@@ -47,8 +54,10 @@ XIAEND = 0
 #endif
 #ifdef IA_ABS
 XIATOP = IA_ABS + IA_SIZE
+XIASTART = IA_ABS
 #else
 XIATOP = 0
+XIASTART = 0
 #endif
 PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
@@ -59,9 +68,7 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # 128-byte family's SIGN stack starts after them: sign.c).
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
-        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" \
-        "$obj/main.rel" "$obj/apdu.rel" "$obj/io.rel" "$obj/kernels_sign.rel" "$obj/chacha.rel" \
-        "$obj/sign.rel" "$obj/gf.rel" "$obj/kernels_setup.rel" "$obj/key.rel" "$obj/pk.rel" \
+        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
@@ -93,6 +100,20 @@ if [ -n "$ssp" ]; then
             echo "build-image.sh: $out: a kernel argument byte at 0x$a, in the arena IA" >&2; exit 1; }
     done
 fi
+# CARD_ROM: the stack runs from the linker's stack segment up to the arena
+# IA at the top of the 128 bytes; its deepest chain is 18 bytes (the
+# command, SIGN, stream_take with its two pushes, stream_byte,
+# chacha_block_prof, cycles_now, and the Timer 0 interrupt's 4 bytes; the
+# peak of a run is measured in s51 by the tests: probe-iram.sh), so 18
+# bytes are asked for.
+case " $* " in
+*CARD_ROM*)
+    ss=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$obj/img.map")))
+    if [ $(( $(pv XIASTART) - ss )) -lt 18 ]; then
+        echo "build-image.sh: $out: stack $ss .. IA $(pv XIASTART): fewer than 18 bytes" >&2
+        exit 1
+    fi ;;
+esac
 cp "$obj/img.ihx" "$out"
 cp "$obj/img.map" "$base.map"
 
@@ -108,11 +129,22 @@ code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$b
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
-kern=$(relsz "$obj/kernels_sign.rel" CSEG)
-terms=0
-[ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
-sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
-    + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern))
+# In the ROM family: GFT + kernels_rom.c (the rolled kernels, SIGN's flow,
+# central_eval; CSEG + CONST: the term table and the run tables) + chacha.c
+# + kernels_sign.c (its layer solver alone); the command layer (rom.c) and
+# COMMIT's Gauss-Jordan (kernels_setup.c) are not counted.
+case " $* " in
+*CARD_ROM*)
+    sign_code=$((1023 + $(relsz "$obj/kernels_rom.rel" CSEG) + $(relsz "$obj/kernels_rom.rel" CONST) \
+        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) \
+        + $(relsz "$obj/kernels_sign.rel" CSEG))) ;;
+*)
+    kern=$(relsz "$obj/kernels_sign.rel" CSEG)
+    terms=0
+    [ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
+    sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
+        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern)) ;;
+esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)
 # The memory budget (docs/CARD.md): non-volatile = the active key in its
@@ -130,6 +162,7 @@ w_sign=$(( $(pv XSIGN) + xseg_d ))
 w_gen=$(( $(pv XGEN) + xseg_d ))
 w_commit=$(( $(pv XCOMMIT) + xseg_d ))
 w_pk=$(( $(pv XPK) + xseg_d ))
+case " $* " in *CARD_ROM*) w_gen=0 w_pk=0 ;; esac # (no GENERATE KEY, no GET PK SEGMENT)
 xseg=$(awk '/^XSEG / {print $3; exit}' "$base.map")
 xdata=$((xtop + 0x${xseg:-0}))
 # (the 256-byte family with an arena at IA_ABS: main.c moves the stack to
@@ -154,6 +187,7 @@ iram=$ssta
     echo "work_genkey $w_gen"
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
+    case " $* " in *CARD_ROM*) echo "arena_start $(pv XIASTART)" ;; esac
 } > "$base.sizes"
 if [ "$iram" -gt "$isize" ]; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B" >&2
@@ -164,4 +198,4 @@ printf '  CARD     %-18s code %5d B (sign %4d B)  internal RAM %3d B (static)  X
     "$(basename "$out")" "$code" "$sign_code" "$iram" "$xdata" "$xkey"
 printf '  CARD     %-18s budget: NV key %d + PUT staging %d + state %d B; XRAM work SIGN %d, GENERATE %d, COMMIT %d, PK SEGMENT %d B (+ 510 B I/O)\n' \
     "$(basename "$out")" "$xkey" "$xstage" "$(pv XNVS)" "$w_sign" "$w_gen" "$w_commit" "$w_pk"
-rm -rf "$obj"
+[ -n "${KEEP_OBJ:-}" ] || rm -rf "$obj"

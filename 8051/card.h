@@ -62,6 +62,13 @@ typedef uint8_t arena_t;
 typedef uint16_t arena_t;   /* an address in the arena */
 #endif
 #define IRAM_TOP 0x7F       /* last internal RAM byte */
+#elif defined(CARD_ROM)
+/* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
+ * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
+ * the rolled kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
+#define ARENA __idata
+typedef uint8_t arena_t;
+#define IRAM_TOP 0x7F
 #else
 #define ARENA __idata
 typedef uint8_t arena_t;
@@ -129,15 +136,26 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define LDMAX B
 #endif
+#ifdef CARD_ROM /* Gauss-Jordan's layout: COMMIT KEY solves there too */
+#define SST   GST
+/* the layers solved by kernels_sign.c's rolled solver when its U rows fit
+ * the GST columns and its scratch (3 max(a, b)) the arena with x beside
+ * the n x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
+ * Gauss-Jordan */
+#if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56
+#define ROM_LAYER_GE
+#endif
+#else
 #define SST   64
+#endif
 #define SUOFF (SST - 2 * LDMAX)
 /* XDATA a signing layer's system takes at X_SL (the memory budget) */
-#ifdef CARD_C_KERNELS
+#if defined(CARD_C_KERNELS) || defined(CARD_ROM)
 #define SIGN_LAYER_BYTES ((LDMAX + 1) * GST)
 #else
 #define SIGN_LAYER_BYTES ((LDMAX + 1) * SST)
 #endif
-#if SUOFF < LDMAX
+#if SUOFF < LDMAX && (!defined(CARD_ROM) || defined(ROM_LAYER_GE))
 #error "layer too large for the solver's column layout"
 #endif
 
@@ -158,6 +176,20 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define X_Ks1    (X_KCO + C)               /* s1, raw */
 #define X_Ks3    (X_Ks1 + M)               /* s3, raw */
 #define X_KEND   (X_Ks3 + N)
+#ifdef CARD_ROM
+/* Volatile work of the ROM family (no public-key cache): the signing
+ * layer's system (columns of GST, kernels_rom.c) and u; COMMIT KEY's
+ * [S3 | s3] (the solution, c3, left in its last column) and [S1] for
+ * Gauss-Jordan. X_A3L: the work's start, for the memory budget. */
+#define X_WS     PG(X_KEND)
+#define X_A3L    X_WS
+#define X_SL     X_WS
+#define X_U      (X_SL + SIGN_LAYER_BYTES)
+#define X_G3     X_WS
+#define X_G1     PG(X_G3 + (N + 1) * GST)
+#define X_WEND   (X_G1 + M * GST)
+#define X_TOP    MAX2(X_WEND, X_U + M)
+#else
 /* Volatile work. The public-key cache, derived from the key by GENERATE
  * and COMMIT KEY, or by the first GET PK SEGMENT after a reset or a refused
  * COMMIT (pk_ready): */
@@ -183,6 +215,7 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define X_C3     MAX2(X_G1 + 2 * M * GST, X_KQC + C)
 #define X_WEND   MAX2(MAX2(X_G3 + 2 * N * GST, X_C3 + N), X_QT + 2 * C) /* end of the set-up and export work */
 #define X_TOP    MAX2(X_WEND, X_U + M)
+#endif
 #if X_TOP > 0xFF00
 #error "XDATA map too large"
 #endif
@@ -226,7 +259,7 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
  * bytes) at directly addressed bytes of the arena: IA[IX_OFF - 3 dim ..
  * IX_OFF) in CARD_128_ASM, else IA[0 .. 3 max(a, b)) with the x scalars
  * moved above them (XS_OFF; build-image.sh checks IA + XS_OFF <= 0x80). */
-#if !defined(CARD_C_KERNELS) && LDMAX <= CARD_SV_UNROLL_MAX
+#if !defined(CARD_C_KERNELS) && !defined(CARD_ROM) && LDMAX <= CARD_SV_UNROLL_MAX
 #define SV_GEN
 #endif
 #if defined(SV_GEN) && !defined(CARD_128)
@@ -234,7 +267,15 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #else
 #define XS_OFF 0
 #endif
-#ifdef CARD_128_ASM /* a plain number: the kernels use it in assembly */
+#ifdef CARD_ROM /* IA[0 .. N): the matvec accumulator, Gauss-Jordan's
+ * scratch (2 rows: all of IA for COMMIT's n x n), the layer solver's (3
+ * max(a, b)), central_eval's y; x above */
+#if N >= 3 * LDMAX || !defined(ROM_LAYER_GE)
+#define IX_OFF N
+#else
+#define IX_OFF (3 * LDMAX)
+#endif
+#elif defined(CARD_128_ASM) /* a plain number: the kernels use it in assembly */
 #if N >= 2 * (V + A + 2) && N >= 3 * LDMAX
 #define IX_OFF N
 #elif 2 * (V + A + 2) >= 3 * LDMAX
@@ -255,7 +296,7 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
  * so that those end at 0x80, the rest in the upper (indirect) 128 bytes
  * and the stack above it (build-image.sh links with --stack-loc IA_END and
  * checks that the data bytes end below IA_ABS). */
-#ifdef CARD_128_ASM
+#if defined(CARD_128_ASM) || defined(CARD_ROM)
 #define IA_ABS (0x80 - IA_SIZE)
 #elif !defined(CARD_C_KERNELS) && (N <= 28 || XS_OFF)
 #if N <= 28 && N >= XS_OFF     /* plain numbers: main.c uses IA_END in assembly */

@@ -213,6 +213,110 @@ void stream_init_card(void) __naked
 }
 #endif
 
+#ifdef CARD_ROM
+/*
+ * The ROM family (-DCARD_ROM): chacha_block_prof, stream_take and
+ * stream_byte below in assembly (the C ones take twice the code). A block
+ * takes less than 65536 cycles, so its time is the 16-bit difference of
+ * Timer 0's count.
+ */
+void chacha_block_prof(void) __naked
+{
+    __asm
+        lcall _cycles_now
+        push dpl
+        push dph
+        lcall _chacha_block
+        lcall _cycles_now
+        pop  b                      ; t0, high
+        pop  acc                    ; t0, low
+        mov  r2, a
+        mov  a, dpl
+        clr  c
+        subb a, r2
+        mov  r2, a
+        mov  a, dph
+        subb a, b
+        mov  r3, a
+        mov  dptr, #_prof_chacha    ; += the block's cycles (little endian)
+        movx a, @dptr
+        add  a, r2
+        movx @dptr, a
+        inc  dptr
+        movx a, @dptr
+        addc a, r3
+        movx @dptr, a
+        mov  r7, #2
+    cc_pc:
+        inc  dptr
+        movx a, @dptr
+        addc a, #0
+        movx @dptr, a
+        djnz r7, cc_pc
+        ret
+    __endasm;
+}
+
+/* dst (DPL) [0 .. n) = the next n bytes of the stream (n <= 64). (SDCC
+ * may overlay this parameter with xcopy_i's: read first.) */
+void stream_take(arena_t dst, uint8_t n) __naked
+{
+    (void)dst; (void)n;
+    __asm
+        mov  r6, dpl
+        mov  r7, _stream_take_PARM_2
+        mov  a, _st_pos
+        add  a, r7
+        mov  r5, a
+        clr  c
+        subb a, #65
+        jnc  cc_tb                  ; public: the position in the stream
+        mov  a, _st_pos
+        mov  _st_pos, r5
+        add  a, #((X_STR + 64) & 0xff)
+        mov  dpl, a
+        clr  a
+        addc a, #((X_STR + 64) >> 8)
+        mov  dph, a
+        mov  _xcopy_i_PARM_2, r6
+        mov  _xcopy_i_PARM_3, r7
+        ljmp _xcopy_i
+    cc_tb:                          ; byte by byte: n and dst on the stack
+        push 0x07
+        push 0x06
+        lcall _stream_byte
+        pop  0x06
+        pop  0x07
+        mov  a, r6
+        mov  r0, a
+        mov  @r0, dpl
+        inc  r6
+        djnz r7, cc_tb
+        ret
+    __endasm;
+}
+
+uint8_t stream_byte(void) __naked
+{
+    __asm
+        mov  a, _st_pos
+        cjne a, #64, cc_sb              ; public: the position in the stream
+        lcall _chacha_block_prof
+        mov  _st_pos, #0
+    cc_sb:
+        mov  a, _st_pos
+        inc  _st_pos
+        add  a, #((X_STR + 64) & 0xff)
+        mov  dpl, a
+        clr  a
+        addc a, #((X_STR + 64) >> 8)
+        mov  dph, a
+        movx a, @dptr
+        mov  dpl, a
+        ret
+    __endasm;
+}
+#else
 void chacha_block_prof(void)
 {
     uint32_t t0 = cycles_now();
@@ -244,6 +348,7 @@ uint8_t stream_byte(void)
     }
     return SBLK[st_pos++];
 }
+#endif /* CARD_ROM */
 
 #if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
 #define X ((__idata uint32_t *)ISCR)

@@ -283,6 +283,30 @@ int main(void)
         for (int L = 0; L <= 4; L++)
             printf("#define TTS_LAYER%d %u\n", L, P->layer[L]);
         key_layout(P);
+        /* the ROM family's term table (kernels_rom.c): per layer the same
+         * number of terms in every row (TTS_TPRL), and per term two bytes,
+         * TX(u) and TC(w - lo) for a matrix entry or TW(w) for a
+         * right-hand-side product (macros of kernels_rom.c) */
+        printf("#define T_UW_INIT {");
+        for (int L = 0; L < 4; L++) {
+            int lo = L == 0 ? P->v : L == 1 ? P->v + P->a : L == 2 ? P->v + P->a + 1 : P->v + P->a + 2;
+            int dim = L == 0 ? P->a : L == 3 ? P->b : 1;
+            int nt = (int)(P->layer[L + 1] - P->layer[L]);
+            if (nt % dim)
+                return 1;
+            for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
+                const tts_term *T = &P->terms[t];
+                if (T->row != lo + (t - (int)P->layer[L]) / (nt / dim))
+                    return 1; /* not the same number of terms a row */
+                printf("%s TX(%d), %s(%d)%s", (t - P->layer[0]) % 6 ? "" : " \\\n   ", T->u,
+                       T->w >= lo ? "TC" : "TW", T->w >= lo ? T->w - lo : T->w, t + 1 < C ? "," : "");
+            }
+        }
+        printf(" }\n");
+        for (int L = 0; L < 4; L++) {
+            int dim = L == 0 ? P->a : L == 3 ? P->b : 1;
+            printf("#define TTS_TPR%d %d\n", L, (int)(P->layer[L + 1] - P->layer[L]) / dim);
+        }
         printf("#ifdef CARD_WANT_TERMS\n");
         unsigned char r[TTS_MAX_N * TTS_MAX_N], u[sizeof r], w[sizeof r];
         for (int t = 0; t < C; t++) {

@@ -13,6 +13,7 @@
 
 #ifndef CARD_C_SETUP
 
+#ifndef CARD_ROM /* (the ROM family links Gauss-Jordan alone) */
 __data uint16_t k_tp, k_nt;
 __data uint8_t k_cp, k_cl, k_qp, k_sq;
 #ifdef CARD_128_ASM
@@ -84,7 +85,8 @@ static uint8_t ka_call(uint16_t kernel) __naked
         jmp  @a+dptr
     __endasm;
 }
-#endif
+#endif /* CARD_128_ASM */
+#endif /* !CARD_ROM */
 
 /*
  * Gauss-Jordan on the column-major matrix at page k_Whi (element [r][c] at
@@ -327,6 +329,8 @@ uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
     return gauss_asm();
 #endif
 }
+
+#ifndef CARD_ROM
 
 /*
  * acc[r] ^= sum_c K[r][c] x[c]: column c is rows (lo, mask) pairs at
@@ -727,5 +731,6 @@ void pk_terms_asm(uint16_t col, uint8_t sq)
     pk_asm();
 }
 #endif
+#endif /* !CARD_ROM */
 
 #endif /* !CARD_C_SETUP */

@@ -2,7 +2,7 @@
 # The automake lists of the eight parameter sets, from include/tts_sets.def
 # (the one list): `gen_sets_am.sh lists` writes build-aux/sets.am (KAT files, card
 # images, the card tests of the two tiers), `gen_sets_am.sh card-rules` writes 8051/card-rules.am
-# (one image rule per set and family). Both outputs are committed and
+# (one image rule per set and family; the ROM family for n <= 32). Both outputs are committed and
 # tests/test_gen.sh checks that they are what this script writes; after a
 # change to the set list run
 #   sh build-aux/gen_sets_am.sh lists > build-aux/sets.am
@@ -16,6 +16,9 @@ def="$here/../include/tts_sets.def"
 sets=$(sed -n 's/^TTS_SET( *\([0-9][0-9]*\), *\([0-9][0-9]*\),.*/\1-\2/p' "$def")
 [ -n "$sets" ] || { echo "gen_sets_am.sh: no TTS_SET line in $def" >&2; exit 1; }
 largest_first=$(printf '%s\n' $sets | sed -n '1!G;h;$p')
+# the ROM family (-DCARD_ROM, 8051/rom.c): the sets of n <= 32
+rom_sets=$(printf '%s\n' $sets | awk -F- '$2 <= 32')
+rom_largest_first=$(printf '%s\n' $rom_sets | sed -n '1!G;h;$p')
 
 # list VAR PREFIX SUFFIX SETS...: VAR = PREFIX<set>SUFFIX ..., one a line
 list() {
@@ -37,13 +40,16 @@ lists)
     list CARD_IMAGES 8051/tts- .ihx $sets
     echo "# The 128-byte internal RAM family (-DCARD_128, run on s51 -t 8051)."
     list CARD_IMAGES_128 8051/tts- -128.ihx $sets
-    echo "# One card test per set and image family (tests/card-M-N.card, -128.card:"
-    echo "# tests/card_set.sh), the longest first (make -j starts them early): TTS(20,28)'s"
-    echo "# in make check, the others in make check-full."
-    list CARD_CHECK_TESTS tests/card- .card 20-28-128 20-28
+    echo "# The ROM-sized signing family (-DCARD_ROM, run on s51 -t 8051): n <= 32."
+    list CARD_IMAGES_ROM 8051/tts- -rom.ihx $rom_sets
+    echo "# One card test per set and image family (tests/card-M-N.card, -128.card,"
+    echo "# -rom.card: tests/card_set.sh), the longest first (make -j starts them"
+    echo "# early): TTS(20,28)'s in make check, the others in make check-full."
+    list CARD_CHECK_TESTS tests/card- .card 20-28-128 20-28 20-28-rom
     list CARD_FULL_TESTS tests/card- .card \
         $(printf '%s\n' $largest_first | grep -v '^20-28$' | sed 's/$/-128/') \
-        $(printf '%s\n' $largest_first | grep -v '^20-28$')
+        $(printf '%s\n' $largest_first | grep -v '^20-28$') \
+        $(printf '%s\n' $rom_largest_first | grep -v '^20-28$' | sed 's/$/-rom/')
     ;;
 card-rules)
     head
@@ -55,6 +61,10 @@ card-rules)
     for s in $sets; do
         m=${s%-*} n=${s#*-}
         echo "8051/tts-$s-128.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_128"
+    done
+    for s in $rom_sets; do
+        m=${s%-*} n=${s#*-}
+        echo "8051/tts-$s-rom.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_ROM"
     done
     ;;
 *)

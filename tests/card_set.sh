@@ -1,10 +1,11 @@
 #!/bin/sh
 # One card image family of one set: the test of tests/card-M-N.card (the
-# 256-byte image tts-M-N.ihx on s51 -t 8032) and tests/card-M-N-128.card
-# (the 128-byte image tts-M-N-128.ihx on -t 8051); the file's name says
-# which (card.am: CARD_LOG_COMPILER; make check runs TTS(20,28)'s two,
-# make check-full the others). Inputs come from TTS_TEST_SEED (card_lib.sh
-# prints it).
+# 256-byte image tts-M-N.ihx on s51 -t 8032), tests/card-M-N-128.card
+# (the 128-byte image tts-M-N-128.ihx on -t 8051) and tests/card-M-N-rom.card
+# (the ROM-sized signing image tts-M-N-rom.ihx on -t 8051); the file's name
+# says which (card.am: CARD_LOG_COMPILER; make check runs TTS(20,28)'s
+# three, make check-full the others). Inputs come from TTS_TEST_SEED
+# (card_lib.sh prints it).
 # - the internal RAM the image reaches in a run of every command, measured
 #   in s51 (8051/probe-iram.sh): within the part's 256 or 128 bytes, and
 #   on -t 8051 nothing written above 0x7F;
@@ -23,20 +24,123 @@
 #   and segment cycles over keys.
 # - TTS(20,28), both families: the card's own randomness against a hostile
 #   terminal, the PIN, the tear test (tests/card_guard.sh).
+# - the ROM family (rom_tests below): PUT KEY + COMMIT KEY of KAT keys and
+#   their signatures, on -t 8051 with the check above 0x7F; COMMIT's check
+#   refusing bad keys; GENERATE KEY and GET PK SEGMENT absent; for
+#   TTS(20,28) also equal cycles, the same signatures as the 256-byte
+#   image, --eeprom and tests/card_guard.sh.
 # (TTS(20,28) on the 256-byte image in depth: tests/test_card.sh.)
 . "${srcdir:-.}/tests/card_lib.sh"
 name=$(basename "${1:?usage: card_set.sh tests/card-M-N[-128].card}" .card)
 set=${name#card-}
 fam=8032
-case $set in *-128) set=${set%-128} fam=8051 ;; esac
+case $set in
+*-128) set=${set%-128} fam=8051 ;;
+*-rom) set=${set%-rom} fam=rom ;;
+esac
 m=${set%-*} n=${set#*-}
-if [ $fam = 8051 ]; then
+if [ $fam = rom ]; then
+    img=$CARD_DIR/tts-$set-rom.ihx isize=128 lbl=$set-rom
+elif [ $fam = 8051 ]; then
     img=$CARD_DIR/tts-$set-128.ihx isize=128 lbl=$set-128
 else
     img=$CARD_DIR/tts-$set.ihx isize=256 lbl=$set
 fi
 [ -f "$img" ] || { echo "1..0 # SKIP no image $img"; exit 0; }
 P="--cpu $fam --params $set $PIN"
+
+# -- the ROM family
+rom_tests() {
+    P="--cpu 8051 --image $img --params $set $PIN"
+    "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" 0 "$W/s0" "$W/p0" "$W/k0" || exit 99
+    # the internal RAM of a run of every command with a key installed (SET
+    # PIN 1234, PUT KEY, COMMIT KEY first; the probe then verifies 1234 and
+    # signs): within 128 B, nothing written above 0x7F, and the stack's peak
+    # below the arena
+    { printf '\200\046\000\000\0041234\000'
+      for a in $(put_apdus "$W/k0" | sed 's/apdu //g'); do unhex "$a"; done
+      printf '\200\044\000\000\000\000'; } > "$W/prefix"
+    set -- $(S51=${S51:-s51} "$srcdir/8051/probe-iram.sh" "$img" "$m" "$W/prefix")
+    as=$(sed -n 's/^arena_start //p' "${img%.ihx}.sizes")
+    [ "${1:-0}" -gt 0 ] && [ "$1" -le 128 ] && [ "${2:-0}" -gt 0 ] && [ "$2" -le "$as" ]
+    say $? "$lbl: internal RAM reached in a run of every command, with a key: $1 B (the part has 128); the stack up to $2 (the arena starts at $as)"
+    # KAT keys x digests, PUT KEY + COMMIT KEY on -t 8051 (tts-card's check
+    # above 0x7F on every run)
+    nk=2 nd=3
+    [ $set = 20-28 ] && [ -n "${TTS_CHECK_FULL:-}" ] && nk=3 nd=5
+    kk=0
+    while [ $kk -lt $nk ]; do
+        [ $kk = 0 ] || "$HELPER" kat "$KAT/PQCsignKAT_tts-$set.rsp" $kk "$W/s$kk" "$W/p$kk" "$W/k$kk" || exit 99
+        args="" i=0
+        while [ $i -lt $nd ]; do args="$args sign --digest $(rnd $m)"; i=$((i + 1)); done
+        "$TTS_CARD" $P put-key "$W/k$kk" $args > "$W/log" 2>&1
+        st=$?
+        sign_checks "$W/log" $nd && ! grep -q "above the 8051" "$W/log"
+        say $(( st | $? )) "$lbl: KAT key $kk by PUT KEY + COMMIT KEY: $nd signatures equal the host's and verify"
+        kk=$((kk + 1))
+    done
+    # COMMIT's check: a singular S1, a singular S3, a wrong s1: 6A80, the
+    # old key still signs; GENERATE KEY and GET PK SEGMENT: 6D00
+    D=$(rnd $m)
+    for bad in singular1 singular3 s1; do
+        "$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" $bad || exit 99
+        "$TTS_CARD" $P put-key "$W/k0" put-key "$W/bad" sign --digest "$D" > "$W/log" 2>&1
+        st=$?
+        grep -q 'put-key: card status 6A80' "$W/log" && [ $st = 1 ] && sign_checks "$W/log" 1
+        say $? "$lbl: COMMIT of a key with $bad: 6A80, the old key still signs"
+    done
+    "$TTS_CARD" $P apdu "8020000020$(rnd 32)00" apdu 803000000000 > "$W/log" 2>&1
+    [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "6D00 6D00 " ]
+    say $? "$lbl: no GENERATE KEY, no GET PK SEGMENT (6D00)"
+    [ $set = 20-28 ] || return 0
+    sk=$W/k0
+    # -- the status words in the order of 7.1, those of the two absent
+    # commands 6D00 (the other images': card_lib.sh, status_checks), and
+    # the key still signing after them
+    "$TTS_CARD" $P put-key "$sk" \
+        apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
+        apdu 801200010000 apdu 802000000000 apdu 8022057602AAAA00 apdu 8022057701AA00 \
+        apdu 802200000000 apdu 802400000000 apdu 803000250000 \
+        apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
+        apdu 801600010000 apdu 8016000001AA00 apdu 802600000331323300 \
+        apdu 8026000011313131313131313131313131313131313100 apdu 80260100043132333400 \
+        apdu 00200001043132333400 apdu 002000000331323300 \
+        apdu 0020000011313131313131313131313131313131313100 apdu 80200000043132333400 \
+        apdu 8040000014${D}00 sign --digest "$D" > "$W/log" 2>&1
+    codes=$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')
+    [ "$codes" = "6E00 6D00 6A86 6700 6A86 6D00 6A86 6A86 6700 6985 6D00 6700 6700 6A86 6700 6A86 6700 6700 6700 6A86 6A86 6700 6700 6D00 6982 " ] &&
+        sign_checks "$W/log" 1
+    say $? "$lbl: status words in the order of 7.1, then the key still signs (got: $codes)"
+    # -- equal cycles over keys, digests and counters
+    nct=3; [ -n "${TTS_CHECK_FULL:-}" ] && nct=5
+    cyc=$(ct_cycles "$P" $nct)
+    [ "$(echo $cyc | wc -w)" -eq $((2 * nct)) ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
+    say $? "$lbl: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
+    # -- the same signatures as the 256-byte image
+    args=""
+    for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
+    "$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
+    "$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
+    sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
+        [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
+    say $? "$lbl: the 256-byte image and the ROM image give the same signatures"
+    # -- --eeprom: a key installed in one invocation signs in the next
+    rm -f "$W/ee"
+    "$TTS_CARD" $P --eeprom "$W/ee" put-key "$sk" > "$W/log" 2>&1
+    st=$?
+    "$TTS_CARD" $P --eeprom "$W/ee" sign --digest "$D" > "$W/log" 2>&1
+    st=$((st | $?)); sign_checks "$W/log" 1; say $(( st | $? )) "$lbl: --eeprom: the next invocation signs with the key put"
+    # -- the card's randomness, the PIN, the tear test of COMMIT KEY, SIGN
+    # and VERIFY
+    . "$srcdir/tests/card_guard.sh"
+    guard_family rom "$img"
+}
+if [ $fam = rom ]; then
+    [ -f "$img" ] || { echo "1..0 # SKIP no image $img"; exit 0; }
+    rom_tests
+    echo "1..$t"
+    exit $fail
+fi
 
 # -- internal RAM, measured
 ir=$(S51=${S51:-s51} "$srcdir/8051/probe-iram.sh" "$img" "$m")

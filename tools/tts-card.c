@@ -80,7 +80,7 @@ static void usage(FILE *f)
 "  counter                       GET COUNTER (the next signature's counter)\n"
 "  cycles                        GET CYCLES (cycles of the previous command)\n"
 "  apdu HEX                      send raw bytes, print La data SW\n"
-"  report                        the card tables for all sets and both image families,\n"
+"  report                        the card tables for all sets and the image families,\n"
 "                                and the memory budget of every image (--params\n"
 "                                and --cpu narrow it; each image checked first)\n", f);
 }
@@ -952,7 +952,7 @@ int main(int argc, char **argv)
 /* ---- report: the card table for all eight sets beside table D ---- */
 static int measure_set(const tts_params *p, const char *image, const char *cpu,
                        double mhz, int verbose, double *sign_ms, double *core_ms,
-                       double *chacha_ms, unsigned *attempts, double *keygen_s)
+                       double *chacha_ms, unsigned *attempts, double *keygen_s, int rom)
 {
     const unsigned m = tts_params_m(p);
     const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
@@ -988,12 +988,16 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     add_verify(&b, pin, sizeof pin);
     size_t isign = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
     card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
-    card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
-    size_t igen = card_add(&b, CARD_GENERATE_KEY, 0, 0, seed, 32);
-    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-    for (size_t g = 0; g < nseg; g++) {
-        card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
+    /* (the ROM family has no key generation and no export) */
+    size_t igen = b.ncmd;
+    if (!rom) {
+        card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
+        igen = card_add(&b, CARD_GENERATE_KEY, 0, 0, seed, 32);
         card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+        for (size_t g = 0; g < nseg; g++) {
+            card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
+            card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+        }
     }
     if (card_run(&b) != 0) {
         rc = -1;
@@ -1019,7 +1023,7 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
             /* the 12T ChaCha share scaled by the tick ratio */
             *chacha_ms = cy ? *sign_ms * ((double)ch / cy) : 0;
             *core_ms = *sign_ms - *chacha_ms;
-            *keygen_s = (double)(b.ticks - t2) * f / 1000.0;
+            *keygen_s = rom ? 0 : (double)(b.ticks - t2) * f / 1000.0;
         }
     }
     card_free(&b);
@@ -1032,17 +1036,18 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
  * or missing image fails in seconds, not after the measurement's budget. */
 static int measure_checked(const tts_params *p, const char *img, const char *cpu, double mhz,
                            int verbose, double *sm, double *cm, double *hm, unsigned *att,
-                           double *ks)
+                           double *ks, int rom)
 {
     char why[1024];
     if (!image_ok(img, cpu, mhz, 0, p, why, sizeof why)) {
         fprintf(stderr, "tts-card: report: %s\n", why);
         return -1;
     }
-    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks);
+    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom);
 }
 
-/* The tables for every set and both image families; only (--params) and
+/* The tables for every set and image family (the ROM family: its sign
+ * figures alone, it has no key generation); only (--params) and
  * cpu (--cpu) narrow them when given. */
 static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
                       const char *cpu)
@@ -1071,7 +1076,7 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         for (int c = 0; c < 2 && !bad; c++)
             if (!cpu || !strcmp(cpu, cpus[c]))
                 bad = measure_checked(p, img, cpus[c], mhz, verbose, &sm[c], &cm[c], &hm[c],
-                                      &att, &ks[c]) != 0;
+                                      &att, &ks[c], 0) != 0;
         if (bad) {
             printf("| %s | (failed) |\n", tts_params_name(p));
             rc = 1;
@@ -1096,13 +1101,37 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         double sm, cm, hm, ks;
         unsigned att;
         long code, xd, iram = image_iram(ib, &code, &xd);
-        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks)) {
+        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 0)) {
             printf("| %s | (failed) |\n", tts_params_name(p));
             rc = 1;
             continue;
         }
         printf("| %s | %.1f (%.1f + %.1f) | %.1f | %ld | %ld | %ld |\n", tts_params_name(p),
                sm, cm, hm, ks, code, iram, xd);
+        fflush(stdout);
+    }
+    if (small_table) {
+        printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
+               "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
+        printf("| set | sign 12T ms (core + ChaCha20) | sign cycles | code B | iram B | key B | xdata B |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+    }
+    for (size_t s = 0; small_table && s < tts_params_count(); s++) {
+        const tts_params *p = tts_params_at(s);
+        if ((only && p != only) || tts_params_n(p) > 32)
+            continue;
+        char ib[4096];
+        snprintf(ib, sizeof ib, "%s/%s-rom.ihx", dir, tts_params_id(p));
+        double sm, cm, hm, ks;
+        unsigned att;
+        long code, xd, iram = image_iram(ib, &code, &xd);
+        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 1)) {
+            printf("| %s | (failed) |\n", tts_params_name(p));
+            rc = 1;
+            continue;
+        }
+        printf("| %s | %.1f (%.1f + %.1f) | %.0f | %ld | %ld | %ld | %ld |\n", tts_params_name(p),
+               sm, cm, hm, sm * mhz * 1000.0 / 12.0, code, iram, image_size(ib, "xdata_key"), xd);
         fflush(stdout);
     }
     printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
@@ -1112,13 +1141,14 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
            "apart).\n\n");
     printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < 2 * tts_params_count(); s++) {
+    for (size_t s = 0; s < 3 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
-        if (only && p != only)
+        size_t fam = s / tts_params_count();
+        if ((only && p != only) || (fam == 2 && tts_params_n(p) > 32))
             continue;
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p),
-                 s < tts_params_count() ? "" : "-128");
+                 fam == 0 ? "" : fam == 1 ? "-128" : "-rom");
         printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
                image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),

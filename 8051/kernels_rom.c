@@ -1,0 +1,584 @@
+/*
+ * The rolled signing kernels of the ROM family (tts-M-N-rom.ihx,
+ * -DCARD_ROM; docs/CARD.md, "The ROM family"): every loop rolled so that
+ * the signing path fits an 8051AH's 4 KB of ROM beside the command layer
+ * (rom.c). The same algebra, forms and constant-time rules as
+ * kernels_sign.c: the stored key in L1 form, x values turned into scalars
+ * (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a mask or
+ * the zero page of GFT, every loop bound and branch on a public size or
+ * index. Here:
+ *   - the GF(256) table, the arena, the key's run tables, and the term
+ *     table T_UW: the layer build is a loop over it (two bytes a term, the
+ *     row counted: every row of a layer has TTS_TPRL terms), not generated
+ *     code;
+ *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key;
+ *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST,
+ *     card.h: SST), solved by layer_solve of kernels_sign.c (elimination
+ *     and back substitution, rolled) where its scratch fits (card.h:
+ *     ROM_LAYER_GE), else by Gauss-Jordan (kernels_setup.c), which also
+ *     solves COMMIT KEY's n x n systems (its scratch fits the arena);
+ *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
+ *   - sign: one SIGN after the counter (rom.c).
+ * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
+ * solver's), and rk_*.
+ */
+#define CARD_WANT_GFT
+#include "kernels.h"
+
+#ifndef CARD_ROM
+#error "kernels_rom.c is the ROM family's (-DCARD_ROM)"
+#endif
+
+/* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
+__code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
+__idata __at(IA_ABS) uint8_t IA[IA_SIZE];
+__code const uint8_t K3_RUNS[] = {KL_RUNS3, 0, 0, 0};
+__code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
+
+/* term t: TX(u) = &x[u] (IX), then TC(w - lo) (a matrix entry, the column)
+ * or TW(w) = 0x80 | &x[w] (a right-hand-side product), in secret-key
+ * coefficient order (gen_card.c) */
+#define TX(u) (uint8_t)(IA_ABS + IX_OFF + (u))
+#define TC(c) (c)
+#define TW(w) (uint8_t)(0x80 | (IA_ABS + IX_OFF + (w)))
+__code const uint8_t T_UW[2 * C] = T_UW_INIT;
+/* the layers: first variable, size, terms a row */
+__code const uint8_t T_LAY[12] = {
+    V, A, TTS_TPR0, V + A, 1, TTS_TPR1, V + A + 1, 1, TTS_TPR2, V + A + 2, B, TTS_TPR3
+};
+#if X_SL & 0xFF
+#error "kernels_rom.c: the layer system must start on a page"
+#endif
+
+/* Gauss-Jordan's (kernels_setup.c) and the layer solver's (kernels_sign.c),
+ * k_lo and k_dim the layer (first variable, size); the row being built
+ * (k_st: the solver's, which runs after the build); the layer's offset in
+ * T_LAY (with the layer solver: k_cols, Gauss-Jordan's and the matvec's,
+ * which do not run in the layer loop); two pointers (table, coefficients;
+ * the matvec's s and out), the attempt's verdict */
+__data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
+__data uint8_t k_st, k_lo, k_dim;
+#define _rk_row _k_st
+#ifdef ROM_LAYER_GE
+__data uint8_t k_acc, k_x, k_Klo, k_Khi;
+#define _rk_lay _k_cols
+#else
+__data uint8_t rk_lay;
+#endif
+__data uint8_t rk_ok;
+__data uint8_t rk_p0[2], rk_p1[2];
+
+/*
+ * Helpers (every one keeps B, R0..R3 and R6, R7):
+ *   rk_scal:  A = x  ->  DPTR = the scalar of x (R4)
+ *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
+ *   rk_l1mul: A = L1 p, DPTR = scalar of y  ->  A = p y (R5)
+ *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
+ */
+void rk_gmul(void) __naked
+{
+    __asm
+        xch  a, b
+        lcall _rk_l1of
+        xch  a, b
+        lcall _rk_scal
+        mov  a, b
+        sjmp _rk_l1mul
+    __endasm;
+}
+
+void rk_l1mul(void) __naked
+{
+    __asm
+        add  a, #0xFF             ; log p, C = (p != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff p != 0
+        anl  a, r5
+        ret
+    __endasm;
+}
+
+void rk_scal(void) __naked
+{
+    __asm
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr           ; log x
+        mov  dpl, a
+        mov  dph, r4
+        ret
+    __endasm;
+}
+
+void rk_l1of(void) __naked
+{
+    __asm
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        rr   a
+        dec  a                    ; 0xFF iff x != 0
+        xch  a, r5
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        inc  a                    ; log x + 1
+        anl  a, r5
+        ret
+    __endasm;
+}
+
+/* dst[0 .. n) = src[0 .. n): XDATA to internal RAM (chacha.c's stream_take) */
+void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
+{
+    (void)src; (void)dst; (void)n;
+    __asm
+        mov  r0, _xcopy_i_PARM_2
+        mov  r7, _xcopy_i_PARM_3
+    rk_xc:
+        movx a, @dptr
+        inc  dptr
+        mov  @r0, a
+        inc  r0
+        djnz r7, rk_xc
+        ret
+    __endasm;
+}
+
+/*
+ * out = s + K x: K the stored key's L1 matrix of the run table in DPTR
+ * (triples page, offset, columns; each column k_rows bytes), x = IX[0 ..
+ * k_cols), s at rk_p0, out at rk_p1 (XDATA); the accumulator IA[0 ..
+ * rows). Column c: x[c] as the scalar DPTR, then per row one L1 product,
+ * two rows an iteration (rows even): 13 machine cycles an entry.
+ */
+void matvec_rom(void) __naked
+{
+    __asm
+        mov  r2, dpl
+        mov  r3, dph              ; the run table
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+        mov  r0, #_IA
+        mov  r7, _k_rows
+    mr_init:
+        movx a, @dptr
+        inc  dptr
+        mov  @r0, a
+        inc  r0
+        djnz r7, mr_init
+        mov  r6, _k_cols
+        mov  b, #(_IA + IX_OFF)   ; &x[c]
+        mov  _k_j, #1
+    mr_col:
+        djnz _k_j, mr_same        ; public: the column index in its run
+        mov  dpl, r2
+        mov  dph, r3
+        clr  a
+        movc a, @a+dptr
+        mov  _k_ckp, a            ; page
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  _k_ckl, a            ; offset
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  _k_j, a              ; columns
+        inc  dptr
+        mov  r2, dpl
+        mov  r3, dph
+    mr_same:
+        mov  r0, b
+        mov  a, @r0
+        inc  b
+        lcall _rk_scal
+        mov  P2, _k_ckp
+        mov  r0, _k_ckl
+        mov  a, r0
+        add  a, _k_rows
+        mov  _k_ckl, a            ; the next column of the run
+        mov  r1, #_IA
+        mov  a, _k_rows
+        clr  c
+        rrc  a
+        mov  r7, a
+    mr_row:
+        .rept 2
+        movx a, @r0               ; L1 K[r][c]
+        inc  r0
+        add  a, #0xFF             ; log, C = (K[r][c] != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff K[r][c] != 0
+        anl  a, r5
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+        .endm
+        djnz r7, mr_row
+        djnz r6, mr_col
+        mov  r0, #_IA
+        mov  dpl, _rk_p1
+        mov  dph, (_rk_p1 + 1)
+        mov  r7, _k_rows
+    mr_out:
+        mov  a, @r0
+        movx @dptr, a
+        inc  dptr
+        inc  r0
+        djnz r7, mr_out
+        ret
+    __endasm;
+}
+
+/*
+ * rk_layer: the layer of T_LAY at rk_lay (k_lo, k_dim; TTS_TPRL in
+ * k_cnt). rk_col: A = a column -> DPTR = its row rk_row (X_SL + c GST +
+ * row). rk_build: the layer's system (docs/SPEC.md 4.6) at X_SL:
+ * identity, right-hand side = u[lo - v ..], then its terms from the table
+ * at rk_p0 and the L1 coefficients at rk_p1 (both advanced): p_t x[u] to
+ * entry [row][w - lo], or p_t x[u] x[w] to the right-hand side (the
+ * table's flag bit: a public index). 60 machine cycles a matrix term.
+ */
+void rk_layer(void) __naked
+{
+    __asm
+        mov  dptr, #_T_LAY
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_lo, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_dim, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_cnt, a
+        ret
+    __endasm;
+}
+
+void rk_col(void) __naked
+{
+    __asm
+        mov  b, #GST
+        mul  ab
+        add  a, _rk_row
+        mov  dpl, a
+        mov  a, b
+        addc a, #(X_SL >> 8)
+        mov  dph, a
+        ret
+    __endasm;
+}
+
+void rk_build(void) __naked
+{
+    __asm
+        lcall _rk_layer
+        ; identity and right-hand side, column by column (rows 0 .. dim-1)
+        mov  _rk_row, #0
+        mov  r6, #0               ; column
+    rb_idc:
+        mov  a, r6
+        lcall _rk_col
+        mov  r7, _k_dim
+        mov  r5, #0               ; row
+    rb_idr:
+        mov  a, r5
+        xrl  a, r6
+        add  a, #0xFF
+        cpl  c
+        clr  a
+        rlc  a                    ; 1 on the diagonal (public)
+        movx @dptr, a
+        inc  dptr
+        inc  r5
+        djnz r7, rb_idr
+        inc  r6
+        mov  a, r6
+        cjne a, _k_dim, rb_idc
+        lcall _rk_col             ; A = dim: the right-hand side, u[lo - v ..]
+        mov  r0, dpl
+        mov  P2, dph
+        mov  a, _k_lo
+        add  a, #((X_U - V) & 0xFF)
+        mov  dpl, a
+        clr  a
+        addc a, #((X_U - V) >> 8)
+        mov  dph, a
+        mov  r7, _k_dim
+    rb_rhs0:
+        movx a, @dptr
+        inc  dptr
+        movx @r0, a
+        inc  r0
+        djnz r7, rb_rhs0
+        ; the terms, row by row; the coefficients through P2:R0
+        mov  r0, _rk_p1
+        mov  P2, (_rk_p1 + 1)
+    rb_row:
+        mov  r7, _k_cnt
+    rb_term:
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+        clr  a
+        movc a, @a+dptr
+        mov  r1, a                ; &x[u]
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  r2, a                ; column, or 0x80 | &x[w]
+        inc  dptr
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  a, @r1               ; x[u] as the scalar DPTR
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[u] == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r4
+        movx a, @r0               ; L1 p_t
+        inc  r0
+        cjne r0, #0, rb_samep     ; public: the next page
+        inc  P2
+    rb_samep:
+        add  a, #0xFF             ; log p_t, C = (p_t != 0)
+        movc a, @a+dptr
+        mov  r3, a
+        subb a, 0xe0              ; 0xFF iff p_t != 0
+        anl  a, r3
+        mov  r3, a                ; cu = p_t x[u]
+        mov  a, r2
+        jnb  acc.7, rb_mat        ; public: the kind of the term
+        anl  a, #0x7F
+        mov  r1, a
+        mov  b, @r1               ; x[w]
+        mov  a, r3
+        lcall _rk_gmul
+        mov  r3, a
+        mov  a, _k_dim
+    rb_mat:
+        mov  b, #GST
+        mul  ab
+        add  a, _rk_row
+        mov  dpl, a
+        mov  a, b
+        add  a, #(X_SL >> 8)
+        mov  dph, a
+        movx a, @dptr
+        xrl  a, r3
+        movx @dptr, a
+        djnz r7, rb_term
+        inc  _rk_row
+        mov  a, _rk_row
+        cjne a, _k_dim, rb_row
+        mov  _rk_p1, r0
+        mov  (_rk_p1 + 1), P2
+        ret
+    __endasm;
+}
+
+/* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
+ * verdict. ROM_LAYER_GE (card.h): kernels_sign.c's layer_solve (the
+ * one-unknown layers written out, the others by the rolled solver); else
+ * Gauss-Jordan, the solution in the last column. */
+void rk_solve(void) __naked
+{
+    __asm
+#ifdef ROM_LAYER_GE
+        mov  dpl, _k_lo
+        mov  _layer_solve_PARM_2, _k_dim
+        lcall _layer_solve
+        mov  a, dpl
+        anl  _rk_ok, a
+        ret
+#else
+        mov  _gauss_PARM_2, _k_dim
+        mov  a, _k_dim
+        inc  a
+        mov  _gauss_PARM_3, a
+        mov  dptr, #X_SL
+        lcall _gauss
+        mov  a, dpl
+        anl  _rk_ok, a
+        mov  _rk_row, #0
+        mov  a, _k_lo
+        add  a, #(_IA + IX_OFF)
+        mov  r0, a
+        mov  a, _k_dim
+        lcall _rk_col
+        mov  r7, _k_dim
+    rs_x:
+        movx a, @dptr
+        inc  dptr
+        mov  @r0, a
+        inc  r0
+        djnz r7, rs_x
+        ret
+#endif
+    __endasm;
+}
+
+/*
+ * COMMIT KEY's check: y = F(x), x = c3 at IX, y at IA[0 .. m), the raw
+ * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t].
+ */
+void central_eval_rom(void) __naked
+{
+    __asm
+        mov  r0, #_IA
+        mov  r1, #(_IA + IX_OFF + V)
+        mov  r7, #M
+    ce_y:
+        mov  a, @r1
+        mov  @r0, a
+        inc  r0
+        inc  r1
+        djnz r7, ce_y
+        mov  dptr, #_T_UW
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  _rk_lay, #0
+    ce_lay:
+        lcall _rk_layer
+        mov  a, _k_lo
+        add  a, #(_IA - V)
+        mov  r6, a                ; &y[lo - v]
+    ce_row:
+        mov  r7, _k_cnt
+    ce_term:
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+        clr  a
+        movc a, @a+dptr
+        mov  r1, a                ; &x[u]
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        inc  dptr
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        jb   acc.7, ce_rhs        ; public
+        add  a, _k_lo
+        add  a, #(0x80 | (_IA + IX_OFF))
+    ce_rhs:
+        anl  a, #0x7F
+        mov  r0, a                ; &x[w]
+        mov  a, @r0
+        mov  b, a
+        mov  a, @r1
+        lcall _rk_gmul            ; x[u] x[w]
+        mov  b, a
+        mov  dpl, _rk_p1
+        mov  dph, (_rk_p1 + 1)
+        movx a, @dptr             ; p_t, raw
+        inc  dptr
+        mov  _rk_p1, dpl
+        mov  (_rk_p1 + 1), dph
+        lcall _rk_gmul
+        mov  r5, a
+        mov  a, r6
+        mov  r0, a
+        mov  a, r5
+        xrl  a, @r0
+        mov  @r0, a
+        djnz r7, ce_term
+        inc  r6
+        djnz _k_dim, ce_row
+        mov  a, _rk_lay
+        add  a, #3
+        mov  _rk_lay, a
+        cjne a, #12, ce_lay
+        ret
+    __endasm;
+}
+
+/*
+ * SIGN after the counter (rom.c): the card's stream (chacha.c), x = h,
+ * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
+ * four, always), sigma = S3 x + s3 to X_RESP. Returns 0 in DPL, or 1 when
+ * MAX_ATTEMPTS attempts failed (the attempt counter in XDATA: internal
+ * RAM is the scarce resource).
+ */
+__xdata uint16_t rk_att;
+
+uint8_t sign_rom(void) __naked
+{
+    __asm
+        lcall _stream_init_card
+        mov  dptr, #X_CMD
+        mov  _xcopy_i_PARM_2, #(_IA + IX_OFF)
+        mov  _xcopy_i_PARM_3, #M
+        lcall _xcopy_i
+        mov  _rk_p0, #(X_Ks1 & 0xFF)
+        mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
+        mov  _rk_p1, #(X_U & 0xFF)
+        mov  (_rk_p1 + 1), #(X_U >> 8)
+        mov  _k_rows, #M
+        mov  _k_cols, #M
+        mov  dptr, #_K1_RUNS
+        lcall _matvec_rom
+        mov  dptr, #_rk_att
+        clr  a
+        movx @dptr, a
+        inc  dptr
+        movx @dptr, a
+    sr_att:
+        mov  dpl, #(_IA + IX_OFF)
+        mov  _stream_take_PARM_2, #V
+        lcall _stream_take
+        mov  _rk_ok, #1
+        mov  dptr, #_T_UW
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  _rk_p1, #(X_KCO & 0xFF)
+        mov  (_rk_p1 + 1), #(X_KCO >> 8)
+        mov  _rk_lay, #0
+    sr_lay:
+        lcall _rk_build
+        lcall _rk_solve
+        mov  a, _rk_lay
+        add  a, #3
+        mov  _rk_lay, a
+        cjne a, #12, sr_lay
+        mov  a, _rk_ok
+        jnz  sr_ok                ; declassified: the attempt succeeded
+        mov  dptr, #_rk_att
+        movx a, @dptr
+        add  a, #1
+        movx @dptr, a
+        mov  r2, a
+        inc  dptr
+        movx a, @dptr
+        addc a, #0
+        movx @dptr, a
+        cjne r2, #(MAX_ATTEMPTS & 0xFF), sr_att
+        cjne a, #(MAX_ATTEMPTS >> 8), sr_att
+        lcall _stream_wipe
+        mov  dpl, #1
+        ret
+    sr_ok:
+        mov  _rk_p0, #(X_Ks3 & 0xFF)
+        mov  (_rk_p0 + 1), #(X_Ks3 >> 8)
+        mov  _rk_p1, #(X_RESP & 0xFF)
+        mov  (_rk_p1 + 1), #(X_RESP >> 8)
+        mov  _k_rows, #N
+        mov  _k_cols, #N
+        mov  dptr, #_K3_RUNS
+        lcall _matvec_rom
+        lcall _stream_wipe
+        mov  dpl, #0
+        ret
+    __endasm;
+}

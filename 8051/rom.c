@@ -1,0 +1,1011 @@
+/*
+ * The ROM family's card (tts-M-N-rom.ihx, -DCARD_ROM; docs/CARD.md, "The
+ * ROM family"): a signing card personalised by PUT KEY + COMMIT KEY, in
+ * assembly so that the image fits an 8051AH's 4 KB of ROM. The protocol
+ * and the non-volatile state are the other images' (docs/CARD.md, card.h):
+ * the same status words in the same order, the PIN, the signature counter,
+ * the card's stream key K_card and the journal; GENERATE KEY and GET PK
+ * SEGMENT are not here (6D00). COMMIT KEY checks the key as the other
+ * images do: S3 and S1 invertible and s1 = F(S3^-1 s3) (Gauss-Jordan of
+ * kernels_setup.c, central_eval_rom of kernels_rom.c), else 6A80 and the
+ * old key stays. The signing kernels are in kernels_rom.c, ChaCha20 in
+ * chacha.c.
+ *
+ * Conventions: a command's handler is entered with the status word 9000
+ * and no response data; it sets rm_sw and rm_la (the rm_sw_* tails set
+ * the status word and return). The byte I/O is the simulator interface
+ * at XDATA 0xFFFF (docs/CARD.md, Protocol).
+ */
+#include <8052.h>
+#include "card.h"
+#include "protocol.h"
+
+#ifndef CARD_ROM
+#error "rom.c is the ROM family's (-DCARD_ROM)"
+#endif
+#if C > 255 || SK_BYTES / 8 > 255 || N > 32
+#error "rom.c: the set is too large for the ROM family's 8-bit counts"
+#endif
+
+__data uint8_t rm_hdr[5];       /* CLA INS P1 P2 Lc */
+#define R_CLA _rm_hdr
+#define R_INS (_rm_hdr + 1)
+#define R_P1  (_rm_hdr + 2)
+#define R_P2  (_rm_hdr + 3)
+#define R_LC  (_rm_hdr + 4)
+__data uint8_t rm_la, rm_sw[2], rm_pin; /* rm_pin: VERIFY succeeded since the reset */
+__data volatile uint16_t t0_ovf;
+__xdata uint8_t sig_ctr[4];
+__xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */
+
+/* Timer 0, mode 1, clock/12: overflows counted here. */
+void t0_isr(void) __interrupt(1) __naked
+{
+    __asm
+        push acc
+        push psw
+        mov  a, _t0_ovf
+        add  a, #1
+        mov  _t0_ovf, a
+        mov  a, (_t0_ovf + 1)
+        addc a, #0
+        mov  (_t0_ovf + 1), a
+        pop  psw
+        pop  acc
+        reti
+    __endasm;
+}
+
+/* The counter while it runs (chacha.c's profile). */
+uint32_t cycles_now(void) __naked
+{
+    __asm
+    cn_again:
+        mov  b, _t0_ovf
+        mov  r2, (_t0_ovf + 1)
+        mov  dph, TH0
+        mov  dpl, TL0
+        mov  a, b
+        cjne a, _t0_ovf, cn_again
+        mov  a, dph
+        cjne a, TH0, cn_again
+        mov  a, r2
+        ret
+    __endasm;
+}
+
+/* The constants: GET INFO's answer, the K_card nonce (key.c's). */
+__code const uint8_t rm_info[7] = {M, N, V, A, B, 1, SEG_K};
+__code const uint8_t rm_nonce[12] = {
+    't', 't', 's', '-', 'c', 'a', 'r', 'd', '-', 'p', 'r', 'f'
+};
+
+/* The commands: INS, Lc min, Lc max, then the jump to the handler. */
+void rm_tab(void) __naked
+{
+    __asm
+        .db  CARD_GET_INFO, 0, 0
+        ljmp rh_info
+        .db  CARD_GET_CYCLES, 0, 0
+        ljmp rh_cyc
+        .db  CARD_GET_PROFILE, 0, 0
+        ljmp rh_prof
+        .db  CARD_GET_COUNTER, 0, 0
+        ljmp rh_ctr
+        .db  CARD_PUT_KEY, 0, 255
+        ljmp rh_put
+        .db  CARD_COMMIT_KEY, 0, 0
+        ljmp rh_commit
+        .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
+        ljmp rh_setpin
+        .db  CARD_SIGN, M, M
+        ljmp rh_sign
+        .db  CARD_HALT, 0, 0
+        ljmp rh_ret
+        .db  0
+    rm_vtab:
+        .db  CARD_VERIFY, 0, PIN_MAX
+        ljmp rh_verify
+    __endasm;
+}
+
+void main(void) __naked
+{
+    __asm
+        ; the C start-up's XDATA initialisation and clearing are not linked:
+        ; no XDATA variable here is read before this firmware writes it
+        __mcs51_genXINIT == 0
+        __mcs51_genXRAMCLEAR == 0
+        mov  sp, #(__start__stack - 1) ; main never returns: its return address is not kept
+        ; fill the free internal RAM above the stack pointer with 0xA5
+        ; (8051/probe-iram.sh reads the peak back)
+        mov  r0, sp
+    rm_fill:
+        inc  r0
+        mov  @r0, #0xA5
+        cjne r0, #IRAM_TOP, rm_fill
+        mov  dptr, #X_JRNL
+        movx a, @dptr
+        cjne a, #NV_MAGIC, rm_nojr ; a key install was cut: finish it
+        lcall _rm_install
+    rm_nojr:
+        mov  TMOD, #0x01
+        setb ET0
+        setb EA
+    rm_loop:
+        mov  r0, #_rm_hdr
+        mov  r7, #5
+    rm_head:
+        lcall rm_get
+        mov  @r0, a
+        inc  r0
+        djnz r7, rm_head
+        mov  P2, #(X_CMD >> 8)
+        mov  r1, #(X_CMD & 0xFF)
+        mov  a, R_LC
+        jz   rm_le
+        mov  r7, a
+    rm_data:
+        lcall rm_get
+        movx @r1, a
+        inc  r1
+        djnz r7, rm_data
+    rm_le:
+        lcall rm_get              ; Le: ignored
+        clr  TR0
+        clr  a
+        mov  TH0, a
+        mov  TL0, a
+        clr  TF0
+        mov  _t0_ovf, a
+        mov  (_t0_ovf + 1), a
+        mov  dptr, #_prof_chacha
+        mov  r7, #4
+    rm_pz:
+        movx @dptr, a
+        inc  dptr
+        djnz r7, rm_pz
+        setb TR0
+        lcall rm_cmd
+        ; the ChaCha20 cycles, big endian
+        mov  dptr, #_prof_chacha
+        movx a, @dptr
+        mov  r2, a
+        inc  dptr
+        movx a, @dptr
+        mov  r3, a
+        inc  dptr
+        movx a, @dptr
+        mov  r4, a
+        inc  dptr
+        movx a, @dptr
+        mov  dptr, #(_rm_last + 4)
+        movx @dptr, a
+        inc  dptr
+        mov  a, r4
+        movx @dptr, a
+        inc  dptr
+        mov  a, r3
+        movx @dptr, a
+        inc  dptr
+        mov  a, r2
+        movx @dptr, a
+        ; the response
+        mov  a, _rm_la
+        lcall rm_put
+        mov  P2, #(X_RESP >> 8)
+        mov  r1, #(X_RESP & 0xFF)
+        mov  a, _rm_la
+        jz   rm_sws
+        mov  r7, a
+    rm_resp:
+        movx a, @r1
+        lcall rm_put
+        inc  r1
+        djnz r7, rm_resp
+    rm_sws:
+        mov  a, _rm_sw
+        lcall rm_put
+        mov  a, (_rm_sw + 1)
+        lcall rm_put
+        ; the cycles of the command, big endian
+        clr  TR0
+        jnb  TF0, rm_nof
+        clr  TF0
+        mov  a, _t0_ovf
+        add  a, #1
+        mov  _t0_ovf, a
+        clr  a
+        addc a, (_t0_ovf + 1)
+        mov  (_t0_ovf + 1), a
+    rm_nof:
+        mov  dptr, #_rm_last
+        mov  a, (_t0_ovf + 1)
+        movx @dptr, a
+        inc  dptr
+        mov  a, _t0_ovf
+        movx @dptr, a
+        inc  dptr
+        mov  a, TH0
+        movx @dptr, a
+        inc  dptr
+        mov  a, TL0
+        movx @dptr, a
+        ; HALT (CLA 80, 9000): stop the simulator
+        mov  a, R_INS
+        cjne a, #CARD_HALT, rm_next
+        mov  a, R_CLA
+        cjne a, #CARD_CLA, rm_next
+        mov  a, _rm_sw
+        cjne a, #0x90, rm_next
+        mov  a, #0x73             ; s (stop)
+        lcall rm_io
+    rm_next:
+        ljmp rm_loop
+
+        ; byte I/O: the simulator interface
+    rm_get:
+        mov  a, #0x72             ; r (read)
+        mov  dptr, #0xFFFF
+        movx @dptr, a
+        movx a, @dptr
+        ret
+    rm_put:
+        push acc
+        mov  a, #0x77             ; w (write)
+        lcall rm_io
+        pop  acc
+    rm_io:
+        mov  dptr, #0xFFFF
+        movx @dptr, a
+        ret
+
+        ; ---- one command: the status words in the order CLA, INS, P1P2,
+        ; Lc, then those of the handler (state, data)
+    rm_cmd:
+        mov  _rm_la, #0
+        mov  _rm_sw, #0x90
+        mov  (_rm_sw + 1), #0
+        mov  a, R_CLA
+        jnz  rc_80
+        mov  dptr, #rm_vtab
+        mov  a, R_INS
+        cjne a, #CARD_VERIFY, rm_sw_6e00
+        sjmp rc_check
+    rc_80:
+        cjne a, #CARD_CLA, rm_sw_6e00
+        mov  dptr, #_rm_tab
+    rc_find:
+        clr  a
+        movc a, @a+dptr
+        jz   rm_sw_6d00
+        cjne a, R_INS, rc_next
+        sjmp rc_check
+    rc_next:
+        mov  a, #6
+        add  a, dpl
+        mov  dpl, a
+        clr  a
+        addc a, dph
+        mov  dph, a
+        sjmp rc_find
+    rc_check:
+        cjne a, #CARD_PUT_KEY, rc_p1p2 ; PUT KEY: P1P2 is the offset
+        sjmp rc_lc
+    rc_p1p2:
+        mov  a, R_P1
+        orl  a, R_P2
+        jnz  rm_sw_6a86
+    rc_lc:
+        mov  a, #1
+        movc a, @a+dptr
+        mov  r5, a
+        mov  a, R_LC
+        clr  c
+        subb a, r5
+        jc   rm_sw_6700
+        mov  a, #2
+        movc a, @a+dptr
+        clr  c
+        subb a, R_LC
+        jc   rm_sw_6700
+        inc  dptr
+        inc  dptr
+        inc  dptr
+        clr  a
+        jmp  @a+dptr
+
+    rm_sw_6e00:
+        mov  a, #0x6E
+        sjmp rm_sw_a00
+    rm_sw_6d00:
+        mov  a, #0x6D
+        sjmp rm_sw_a00
+    rm_sw_6700:
+        mov  a, #0x67
+    rm_sw_a00:
+        mov  b, #0
+        sjmp rm_sw_ab
+    rm_sw_6a86:
+        mov  b, #0x86
+        sjmp rm_sw_6a
+    rm_sw_6a80:
+        mov  b, #0x80
+    rm_sw_6a:
+        mov  a, #0x6A
+        sjmp rm_sw_ab
+    rm_sw_6982:
+        mov  b, #0x82
+        sjmp rm_sw_69
+    rm_sw_6983:
+        mov  b, #0x83
+        sjmp rm_sw_69
+    rm_sw_6985:
+        mov  b, #0x85
+    rm_sw_69:
+        mov  a, #0x69
+    rm_sw_ab:
+        mov  _rm_sw, a
+        mov  (_rm_sw + 1), b
+    rh_ret:
+        ret
+
+        ; ---- GET INFO
+    rh_info:
+        mov  dptr, #_rm_info
+        mov  r7, #7
+        mov  _rm_la, r7
+        mov  P2, #(X_RESP >> 8)
+        mov  r1, #(X_RESP & 0xFF)
+    rm_ccopy:                     ; CODE DPTR -> XDATA P2:R1, R7 bytes
+        clr  a
+        movc a, @a+dptr
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, rm_ccopy
+        ret
+
+        ; ---- GET CYCLES, GET PROFILE
+    rh_cyc:
+        mov  r7, #4
+        sjmp rh_cy
+    rh_prof:
+        mov  r7, #8
+    rh_cy:
+        mov  _rm_la, r7
+        mov  dptr, #_rm_last
+        mov  _rk_p1, #(X_RESP & 0xFF)
+        mov  (_rk_p1 + 1), #(X_RESP >> 8)
+        ljmp rm_xmove
+
+        ; ---- GET COUNTER: ~slot, byte-reversed
+    rh_ctr:
+        mov  _rm_la, #4
+        lcall rm_ctrp
+        mov  a, r0
+        add  a, #3
+        mov  r0, a
+        mov  dptr, #X_RESP
+        mov  r7, #4
+    rh_ctr1:
+        movx a, @r0
+        cpl  a
+        movx @dptr, a
+        inc  dptr
+        dec  r0
+        djnz r7, rh_ctr1
+        ret
+        ; R0 = the counter slot in use, P2 = its page
+    rm_ctrp:
+        mov  P2, #(X_MISC >> 8)
+        mov  r0, #(X_CSEL & 0xFF)
+        movx a, @r0
+        anl  a, #1
+        rl   a
+        rl   a
+        add  a, #(X_CTR & 0xFF)
+        mov  r0, a
+        ret
+
+        ; ---- SET PIN: staged for the next COMMIT KEY; the length byte,
+        ; written last, makes it valid
+    rh_setpin:
+        mov  dptr, #X_PINST
+        mov  a, #0xFF
+        movx @dptr, a
+        mov  r1, #0
+    rh_sp1:
+        lcall rm_pinb
+        inc  dptr
+        movx @dptr, a
+        cjne r1, #PIN_MAX, rh_sp1
+        mov  dptr, #X_PINST
+        mov  a, R_LC
+        movx @dptr, a
+        ret
+        ; A = the PIN byte R1, 0-padded past Lc (R1 + 1)
+    rm_pinb:
+        mov  P2, #(X_CMD >> 8)
+        movx a, @r1
+        mov  r5, a
+        mov  a, r1
+        clr  c
+        subb a, R_LC              ; C = R1 < Lc (public: the length sent)
+        clr  a
+        subb a, #0
+        anl  a, r5
+        inc  r1
+        ret
+
+        ; ---- VERIFY: the try counted before the comparison, which reads
+        ; every byte whatever the PIN and the data
+    rh_verify:
+        mov  a, R_LC
+        jz   rv_lc
+        clr  c
+        subb a, #PIN_MIN
+        jc   rv_6700
+    rv_lc:
+        lcall rm_active
+        jnz  rv_6985
+        mov  dptr, #X_TRIES
+        movx a, @dptr
+        mov  r4, a
+        clr  c
+        subb a, #(PIN_TRIES + 1)
+        jc   rv_t
+        mov  r4, #0
+    rv_t:
+        mov  a, R_LC
+        jnz  rv_try
+        mov  a, _rm_pin           ; Lc = 0 asks
+        jnz  rv_ret
+        mov  a, r4
+        jz   rv_6983
+        sjmp rv_left
+    rv_try:
+        mov  _rm_pin, #0
+        mov  a, r4
+        jz   rv_6983
+        dec  r4
+        mov  a, r4
+        movx @dptr, a             ; the try, counted
+        mov  dptr, #X_PIN
+        movx a, @dptr
+        xrl  a, R_LC
+        mov  r3, a
+        mov  r1, #0
+    rv_cmp:
+        lcall rm_pinb
+        mov  r2, a
+        inc  dptr
+        movx a, @dptr
+        xrl  a, r2
+        orl  0x03, a       ; R3 (bank 0)
+        cjne r1, #PIN_MAX, rv_cmp
+        mov  a, r3
+        jnz  rv_left
+        mov  dptr, #X_TRIES
+        mov  a, #PIN_TRIES
+        movx @dptr, a
+        mov  _rm_pin, #1
+        ret
+    rv_left:
+        mov  a, r4
+        orl  a, #0xC0
+        mov  b, a
+        mov  a, #0x63
+        ljmp rm_sw_ab
+    rv_6700:
+        ljmp rm_sw_6700
+    rv_6985:
+        ljmp rm_sw_6985
+    rv_6983:
+        ljmp rm_sw_6983
+    rv_ret:
+        ret
+        ; A = 0 iff a key is installed
+    rm_active:
+        mov  dptr, #X_ACTIVE
+        movx a, @dptr
+        xrl  a, #NV_MAGIC
+        ret
+
+        ; ---- PUT KEY: the staging copy and its map (a byte, then its bit)
+    rh_put:
+        clr  c
+        mov  a, R_P2
+        subb a, #(SK_BYTES & 0xFF)
+        mov  a, R_P1
+        subb a, #(SK_BYTES >> 8)
+        jnc  rp_6a86              ; offset >= sk
+        clr  c
+        mov  a, #(SK_BYTES & 0xFF)
+        subb a, R_P2
+        mov  r2, a
+        mov  a, #(SK_BYTES >> 8)
+        subb a, R_P1
+        jnz  rp_lc                ; sk - offset > 255
+        mov  a, r2
+        clr  c
+        subb a, R_LC
+        jc   rp_6a86              ; offset + Lc > sk
+    rp_lc:
+        mov  a, R_LC
+        jz   rp_6700
+        mov  r7, a
+        mov  r1, #(X_CMD & 0xFF)
+    rp_byte:
+        mov  P2, #(X_CMD >> 8)
+        movx a, @r1
+        inc  r1
+        mov  r3, a
+        mov  a, R_P2
+        add  a, #(X_STAGE & 0xFF)
+        mov  dpl, a
+        mov  a, R_P1
+        addc a, #(X_STAGE >> 8)
+        mov  dph, a
+        mov  a, r3
+        movx @dptr, a
+        mov  a, R_P2              ; the bit: 1 << (offset & 7)
+        anl  a, #7
+        inc  a
+        mov  r4, a
+        mov  a, #0x80
+    rp_bit:
+        rl   a
+        djnz r4, rp_bit
+        mov  r3, a
+        mov  a, R_P1              ; the byte of the map: offset >> 3
+        swap a
+        rl   a
+        anl  a, #0xE0
+        mov  r4, a
+        mov  a, R_P2
+        rr   a
+        rr   a
+        rr   a
+        anl  a, #0x1F
+        orl  a, r4
+        add  a, #(X_WMAP & 0xFF)
+        mov  dpl, a
+        clr  a
+        addc a, #(X_WMAP >> 8)
+        mov  dph, a
+        movx a, @dptr
+        orl  a, r3
+        movx @dptr, a
+        inc  R_P2
+        mov  a, R_P2
+        jnz  rp_next
+        inc  R_P1
+    rp_next:
+        djnz r7, rp_byte
+        ret
+    rp_6a86:
+        ljmp rm_sw_6a86
+    rp_6700:
+        ljmp rm_sw_6700
+
+        ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
+    rh_sign:
+        lcall rm_active
+        jnz  rs_6985
+        mov  a, _rm_pin
+        jnz  rs_pin
+        mov  dptr, #X_TRIES
+        movx a, @dptr
+        jz   rs_6983
+        ljmp rm_sw_6982
+    rs_pin:
+        lcall rm_ctr
+        jz   rs_6985
+        lcall _sign_rom
+        mov  a, dpl
+        jnz  rs_6a80
+        mov  _rm_la, #N
+        ret
+    rs_6985:
+        ljmp rm_sw_6985
+    rs_6983:
+        ljmp rm_sw_6983
+    rs_6a80:
+        ljmp rm_sw_6a80
+
+        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
+        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
+    rm_ctr:
+        lcall rm_ctrp
+        mov  a, r0
+        mov  r1, a
+        mov  r7, #4
+        mov  r3, #0
+    rc_z:
+        movx a, @r1
+        orl  0x03, a       ; R3 (bank 0)
+        inc  r1
+        djnz r7, rc_z
+        mov  a, r3
+        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
+        mov  a, r0
+        xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
+        mov  r1, a
+        mov  dptr, #_sig_ctr
+        mov  r7, #4
+        setb c
+    rc_b:
+        movx a, @r0
+        mov  r5, a
+        cpl  a
+        movx @dptr, a
+        inc  dptr
+        mov  a, r5
+        subb a, #0
+        movx @r1, a
+        inc  r0
+        inc  r1
+        djnz r7, rc_b
+        mov  r1, #(X_CSEL & 0xFF)
+        movx a, @r1
+        anl  a, #1
+        xrl  a, #1
+        movx @r1, a
+        mov  a, #1
+    rc_ret:
+        ret
+
+        ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
+        ; check (6A80: the record of PUT bytes cleared, the old key kept),
+        ; then the install through the journal
+    rh_commit:
+        mov  dptr, #X_WMAP
+        mov  r7, #(SK_BYTES / 8)
+        mov  r3, #0xFF
+    rk_wm:
+        movx a, @dptr
+        anl  0x03, a       ; R3 (bank 0)
+        inc  dptr
+        djnz r7, rk_wm
+#if SK_BYTES % 8
+        movx a, @dptr
+        orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
+        anl  0x03, a       ; R3 (bank 0)
+#endif
+        mov  a, r3
+        cpl  a
+        jnz  rs_6985
+        mov  dptr, #X_PINST
+        movx a, @dptr
+        add  a, #(0x100 - PIN_MIN)
+        clr  c
+        subb a, #(PIN_MAX - PIN_MIN + 1)
+        jnc  rs_6985
+        lcall _rm_check
+        push acc
+        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
+        mov  r7, #WMAP_BYTES
+        clr  a
+    rk_wc:
+        movx @dptr, a
+        inc  dptr
+        djnz r7, rk_wc
+        pop  acc
+        jz   rs_6a80
+        lcall _rm_kcard
+        mov  dptr, #X_JRNL
+        mov  a, #NV_MAGIC
+        movx @dptr, a
+        ljmp _rm_install
+    __endasm;
+}
+
+/*
+ * COMMIT KEY's check of the staged raw key: A = 1 iff S3 and S1 are
+ * invertible and s1 = F(c3), c3 = S3^-1 s3 (Gauss-Jordan on [S3 | s3]
+ * leaves c3 in its last column), as key.c's key_commit. Every branch on
+ * public sizes.
+ */
+#define _rm_ok _rk_ok /* (kernels_rom.c: the verdict byte, free outside SIGN) */
+
+void rm_check(void) __naked
+{
+    __asm
+        mov  dptr, #(X_STAGE + SK_S3)
+        mov  r2, #N
+        mov  r3, #(X_G3 >> 8)
+        lcall rm_lcols
+        mov  dptr, #(X_STAGE + SK_s3)
+        mov  _rk_p1, #((X_G3 + N * GST) & 0xFF)
+        mov  (_rk_p1 + 1), #((X_G3 + N * GST) >> 8)
+        mov  r7, #N
+        lcall rm_xmove
+        mov  dptr, #(X_STAGE + SK_S1)
+        mov  r2, #M
+        mov  r3, #(X_G1 >> 8)
+        lcall rm_lcols
+        mov  _gauss_PARM_2, #N
+        mov  _gauss_PARM_3, #(N + 1)
+        mov  dptr, #X_G3
+        lcall _gauss
+        mov  _rm_ok, dpl
+        mov  _gauss_PARM_2, #M
+        mov  _gauss_PARM_3, #M
+        mov  dptr, #X_G1
+        lcall _gauss
+        mov  a, dpl
+        anl  _rm_ok, a
+        mov  dptr, #(X_G3 + N * GST)
+        mov  _xcopy_i_PARM_2, #(_IA + IX_OFF)
+        mov  _xcopy_i_PARM_3, #N
+        lcall _xcopy_i
+        mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
+        mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
+        lcall _central_eval_rom
+        mov  dptr, #(X_STAGE + SK_s1)
+        mov  r0, #_IA
+        mov  r7, #M
+        mov  r3, #0
+    ck_d:
+        movx a, @dptr
+        inc  dptr
+        xrl  a, @r0
+        inc  r0
+        orl  0x03, a       ; R3 (bank 0)
+        djnz r7, ck_d
+        mov  a, r3
+        add  a, #0xFF             ; C = (d != 0)
+        clr  a
+        rlc  a
+        xrl  a, #1
+        anl  a, _rm_ok
+        ret
+
+        ; [S] into the Gauss work at page R3: S raw row-major at DPTR,
+        ; R2 x R2; column c at c GST
+    rm_lcols:
+        mov  r6, #0
+    lc_col:
+        mov  a, r6
+        mov  b, #GST
+        mul  ab
+        mov  r1, a
+        mov  a, b
+        add  a, r3
+        mov  P2, a
+        push dpl
+        push dph
+        mov  a, r2
+        mov  r7, a
+    lc_row:
+        movx a, @dptr
+        movx @r1, a
+        inc  r1
+        mov  a, dpl
+        add  a, r2
+        mov  dpl, a
+        clr  a
+        addc a, dph
+        mov  dph, a
+        djnz r7, lc_row
+        pop  dph
+        pop  dpl
+        inc  dptr
+        inc  r6
+        mov  a, r6
+        cjne a, 0x02, lc_col ; R2 (bank 0)
+        ret
+
+        ; XDATA DPTR -> XDATA rk_p1, R7 bytes (rm_l1move: each byte in
+        ; L1 form)
+    rm_l1move:
+        setb F0
+        sjmp xm_go
+    rm_xmove:
+        clr  F0
+    xm_go:
+        movx a, @dptr
+        inc  dptr
+        push dpl
+        push dph
+        jnb  F0, xm_raw
+        lcall _rk_l1of
+    xm_raw:
+        mov  dpl, _rk_p1
+        mov  dph, (_rk_p1 + 1)
+        movx @dptr, a
+        inc  dptr
+        mov  _rk_p1, dpl
+        mov  (_rk_p1 + 1), dph
+        pop  dph
+        pop  dpl
+        djnz r7, xm_go
+        ret
+    __endasm;
+}
+
+/*
+ * K_card of the staged raw key into X_KCST (kcard_derive of key.c): K_0 =
+ * 0, K_{i+1} = the first 32 bytes of ChaCha20(K_i XOR M_i, block 0, nonce
+ * "tts-card-prf"), M_i the 32-byte pieces of the key (the last one
+ * zero-padded).
+ */
+void rm_kcard(void) __naked
+{
+    __asm
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 64) & 0xFF)
+        mov  r7, #32
+        clr  a
+    kc_z:
+        movx @r1, a
+        inc  r1
+        djnz r7, kc_z
+        mov  _rk_p0, #(X_STAGE & 0xFF)
+        mov  (_rk_p0 + 1), #(X_STAGE >> 8)
+        mov  _rm_ok, #((SK_BYTES + 31) / 32)
+    kc_blk:
+        mov  dptr, #(X_STR + 64)
+        lcall _stream_init
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xFF)
+        mov  r7, #32
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+    kc_x:
+        mov  a, dpl               ; public: the end of the key
+        cjne a, #((X_STAGE + SK_BYTES) & 0xFF), kc_go
+        mov  a, dph
+        cjne a, #((X_STAGE + SK_BYTES) >> 8), kc_go
+        sjmp kc_end
+    kc_go:
+        movx a, @dptr
+        inc  dptr
+        mov  r5, a
+        movx a, @r1
+        xrl  a, r5
+        movx @r1, a
+        inc  r1
+        djnz r7, kc_x
+    kc_end:
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  dptr, #_rm_nonce
+        mov  r1, #((X_STR + 52) & 0xFF)
+        mov  r7, #12
+        lcall rm_ccopy
+        lcall _chacha_block
+        djnz _rm_ok, kc_blk
+        mov  dptr, #(X_STR + 64)
+        mov  _rk_p1, #(X_KCST & 0xFF)
+        mov  (_rk_p1 + 1), #(X_KCST >> 8)
+        mov  r7, #32
+        lcall rm_xmove
+        ljmp _stream_wipe
+    __endasm;
+}
+
+/*
+ * The journal's second half (key_install of key.c): the staged raw key ->
+ * the active key in internal form (S1, S3 in L1 columns of the run
+ * tables, the coefficients in L1 form, s1, s3), K_card, the staged PIN
+ * with PIN_TRIES tries; then the staged PIN used up and X_JRNL cleared.
+ * Runs again from the start after a cut (at reset): it only copies from
+ * the staging copies.
+ */
+void rm_install(void) __naked
+{
+    __asm
+        mov  dptr, #_K1_RUNS
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  dptr, #(X_STAGE + SK_S1)
+        mov  r2, #M
+        lcall in_cols
+        mov  dptr, #_K3_RUNS
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        mov  dptr, #(X_STAGE + SK_S3)
+        mov  r2, #N
+        lcall in_cols
+        mov  dptr, #(X_STAGE + SK_COEF)
+        mov  _rk_p1, #(X_KCO & 0xFF)
+        mov  (_rk_p1 + 1), #(X_KCO >> 8)
+        mov  r7, #C
+        lcall rm_l1move           ; then X_Ks1 (rk_p1 = X_KCO + C)
+        mov  dptr, #(X_STAGE + SK_s1)
+        mov  r7, #M
+        lcall rm_xmove            ; then X_Ks3
+        mov  dptr, #(X_STAGE + SK_s3)
+        mov  r7, #N
+        lcall rm_xmove
+        mov  dptr, #X_KCST
+        mov  _rk_p1, #(X_KCARD & 0xFF)
+        mov  (_rk_p1 + 1), #(X_KCARD >> 8)
+        mov  r7, #32
+        lcall rm_xmove
+        mov  dptr, #X_PINST       ; public: staged, or already used up
+        movx a, @dptr
+        add  a, #(0x100 - PIN_MIN)
+        clr  c
+        subb a, #(PIN_MAX - PIN_MIN + 1)
+        jnc  in_nopin
+        mov  _rk_p1, #(X_PIN & 0xFF)
+        mov  (_rk_p1 + 1), #(X_PIN >> 8)
+        mov  r7, #(PIN_MAX + 1)
+        mov  dptr, #X_PINST
+        lcall rm_xmove
+    in_nopin:
+        mov  dptr, #X_TRIES
+        mov  a, #PIN_TRIES
+        movx @dptr, a
+        mov  dptr, #X_ACTIVE
+        mov  a, #NV_MAGIC
+        movx @dptr, a
+        mov  dptr, #X_PINST       ; the staged PIN is used up
+        mov  a, #0xFF
+        movx @dptr, a
+        mov  dptr, #X_JRNL        ; done
+        clr  a
+        movx @dptr, a
+        mov  _rm_pin, a
+        ret
+
+        ; S raw row-major at DPTR (R2 x R2) -> the L1 columns of the run
+        ; table at rk_p0
+    in_cols:
+        mov  _k_cnt, r2
+        mov  _k_j, #1
+    ic_col:
+        djnz _k_j, ic_same        ; public: the column in its run
+        push dpl
+        push dph
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+        clr  a
+        movc a, @a+dptr
+        mov  _k_ckp, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  _k_ckl, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  _k_j, a
+        inc  dptr
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        pop  dph
+        pop  dpl
+    ic_same:
+        push dpl
+        push dph
+        mov  a, r2
+        mov  r7, a
+    ic_row:
+        movx a, @dptr
+        push dpl
+        push dph
+        lcall _rk_l1of
+        mov  P2, _k_ckp
+        mov  r1, _k_ckl
+        movx @r1, a
+        inc  _k_ckl
+        pop  dph
+        pop  dpl
+        mov  a, dpl
+        add  a, r2
+        mov  dpl, a
+        clr  a
+        addc a, dph
+        mov  dph, a
+        djnz r7, ic_row
+        pop  dph
+        pop  dpl
+        inc  dptr
+        djnz _k_cnt, ic_col
+        ret
+    __endasm;
+}
