@@ -31,6 +31,19 @@
 #   image, --eeprom and tests/card_guard.sh.
 # (TTS(20,28) on the 256-byte image in depth: tests/test_card.sh.)
 . "${srcdir:-.}/tests/card_lib.sh"
+
+# same_sigs DESC: three digests signed with key $sk on the 256-byte image
+# and on this image ($P): the same signatures
+same_sigs() {
+    args=""
+    for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
+    "$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
+    "$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
+    sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
+        [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
+    say $? "$1"
+}
+
 name=$(basename "${1:?usage: card_set.sh tests/card-M-N[-128].card}" .card)
 set=${name#card-}
 fam=8032
@@ -117,13 +130,7 @@ rom_tests() {
     [ "$(echo $cyc | wc -w)" -eq $((2 * nct)) ] && [ "$(echo $cyc | tr ' ' '\n' | sort -u | wc -l)" -eq 1 ]
     say $? "$lbl: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
     # -- the same signatures as the 256-byte image
-    args=""
-    for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
-    "$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
-    "$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
-    sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
-        [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
-    say $? "$lbl: the 256-byte image and the ROM image give the same signatures"
+    same_sigs "$lbl: the 256-byte image and the ROM image give the same signatures"
     # -- --eeprom: a key installed in one invocation signs in the next
     rm -f "$W/ee"
     "$TTS_CARD" $P --eeprom "$W/ee" put-key "$sk" > "$W/log" 2>&1
@@ -253,13 +260,7 @@ say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80.
 # 256-byte image's in make check: tests/test_card.sh)
 [ -n "${TTS_CHECK_FULL:-}" ] && status_checks "20-28-128: "
 # -- the same signatures as the 256-byte image
-args=""
-for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
-"$TTS_CARD" --params 20-28 $PIN put-key "$sk" $args > "$W/a.log" 2>&1
-"$TTS_CARD" $P put-key "$sk" $args > "$W/b.log" 2>&1
-sign_checks "$W/a.log" 3 && sign_checks "$W/b.log" 3 &&
-    [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
-say $? "20-28: the 256-byte image and the 128-byte image give the same signatures"
+same_sigs "20-28: the 256-byte image and the 128-byte image give the same signatures"
 # -- --eeprom: a key installed in one invocation signs in the next
 rm -f "$W/ee"
 "$TTS_CARD" $P --eeprom "$W/ee" put-key "$sk" > "$W/log" 2>&1; say $? "20-28-128: --eeprom: put-key"
