@@ -10,6 +10,7 @@
  * The backend is the one TTS_BACKEND names ("test_ct backend" prints it).
  * "test_ct leak" runs a deliberately secret-dependent branch, so the harness
  * can show that memcheck does catch one (test_ct.sh expects it to fail).
+ * "test_ct SET..." runs the sets named ("TTS(20,28)"), no name all eight.
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,8 +67,18 @@ int main(int argc, char **argv)
         return 0;
     }
     printf("# backend %s\n", tts_backend());
+    for (int a = 1; a < argc; a++)
+        if (!tts_params_get(argv[a])) {
+            printf("not ok - unknown set %s\n", argv[a]);
+            return 1;
+        }
     for (size_t i = 0; i < tts_params_count(); i++) {
         const tts_params *p = tts_params_at(i);
+        int run = argc == 1;
+        for (int a = 1; a < argc; a++)
+            run |= tts_params_get(argv[a]) == p;
+        if (!run)
+            continue;
         for (size_t k = 0; k < sizeof seed; k++)
             seed[k] = (uint8_t)(17 * i + 3 * k + 1);
         SECRET(seed, sizeof seed);
