@@ -15,6 +15,7 @@
  * secret.
  */
 #include "card.h"
+#include "protocol.h"
 
 #define STAGE XP(X_STAGE)
 #define C3    XP(X_C3)
@@ -267,7 +268,7 @@ uint16_t key_commit(void) __reentrant
     pc_out(X_STAGE + SK_COEF, 0);
     wmap_clear();
     if (!ok)
-        return 0x6A80;
+        return CARD_SW_DATA;
     install();
     return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <8052.h>
 #include "card.h"
+#include "protocol.h"
 
 /* Timer 0, mode 1, clock/12; overflows counted by the interrupt. */
 __data volatile uint16_t t0_ovf;
@@ -116,7 +117,7 @@ void main(void)
         putb((uint8_t)(sw >> 8));
         putb((uint8_t)sw);
         last_cycles = timer_stop();
-        if (apdu_ins == 0xFE && sw == 0x9000 && apdu_cla == 0x80)
+        if (apdu_ins == CARD_HALT && sw == CARD_SW_OK && apdu_cla == CARD_CLA)
             sim_stop();
     }
 }

@@ -10,6 +10,7 @@
  * h[0..12), whose first 32 bytes XOR h[12..m) are the key.
  */
 #include "card.h"
+#include "protocol.h"
 
 __xdata uint8_t sig_ctr[4];
 
@@ -215,5 +216,5 @@ uint16_t sign(void)
         }
     }
     stream_wipe();
-    return 0x6A80;
+    return CARD_SW_DATA;
 }
