@@ -664,6 +664,12 @@ int main(int argc, char **argv)
         return cli_fail("libsodium failed to initialise");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(c, commands[i].name) == 0) {
+            /* COMMAND --help (-h) before any "--": the usage, exit 0 */
+            for (int a = 2; a < argc && strcmp(argv[a], "--") != 0; a++)
+                if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+                    fputs(usage_text, stdout);
+                    return ST_OK;
+                }
             int st = commands[i].run(argc - 2, argv + 2);
             if (fflush(stdout) != 0 || ferror(stdout))
                 return st == ST_ERROR ? st : cli_fail("standard output: write "
