@@ -1,0 +1,83 @@
+/*
+ * The interfaces between the card's modules (card.h includes this last).
+ */
+#ifndef CARD_IF_H
+#define CARD_IF_H
+
+#ifdef CARD_128_ASM
+/* out[0 .. m) = the public key's block of the monomial whose A3 column
+ * (LM) is at col: A1 F, F = the monomial's central terms (mode 0: w_i w_j,
+ * i < j; 1: w_i^2; 2: w_l, with the column's linear part), the per-i
+ * scalars at X_PT, X_QT (kernels_setup.c) */
+void pk_block(uint16_t col, uint8_t mode, uint16_t out);
+/* pk.c's per-i scalars X_PT, X_QT of the A3 column (LM) at col */
+void pk_prep(uint16_t col);
+#else
+/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
+ * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
+void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
+               uint8_t rows, uint8_t cols, uint8_t st);
+#endif
+/* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
+ * rows x rows block was invertible. Constant time. */
+uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
+/* Solve the layer system built by layer_build (assembly layout, SST)
+ * into IX[lo .. lo + dim); 1 iff invertible. Constant time. */
+uint8_t layer_solve(uint8_t lo, uint8_t dim);
+/* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
+void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
+/* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing), K the
+ * L1 matrix of the run table at K (rows bytes a column) */
+void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
+                 uint8_t cols);
+
+/* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
+void stream_init(__xdata uint8_t *key);
+uint8_t stream_byte(void);
+void stream_take(arena_t dst, uint8_t n);
+void stream_wipe(void);     /* the key and the block of X_STR := 0 */
+void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
+void chacha_block(void) __reentrant;
+extern __xdata uint32_t prof_chacha;   /* cycles spent in ChaCha blocks */
+uint32_t cycles_now(void);
+
+/* Key operations (key.c). Return 0 or a status word. key_derive fills the
+ * public-key cache from the active key. */
+void key_generate(void) __reentrant;
+uint16_t key_commit(void) __reentrant;
+void key_derive(void) __reentrant;
+void central_eval(__xdata uint8_t *y, __xdata uint8_t *x, uint16_t coef) __reentrant;
+
+/* Signing (sign.c): digest at X_CMD (m bytes), signature to X_RESP.
+ * ctr_advance: the counter the signature uses into sig_ctr, the next
+ * value stored first (0 if the counter is exhausted). key_install: the
+ * journal's second half (key.c; also at reset). */
+uint16_t sign(void);
+uint8_t ctr_advance(void);
+extern __xdata uint8_t sig_ctr[4];
+void key_install(void) __reentrant;
+/* ChaCha20 block of the input at X_STR, counted in prof_chacha */
+void chacha_block_prof(void);
+
+/* Public-key segment (pk.c) into X_RESP; returns its length. */
+uint8_t pk_segment(uint16_t seg);
+extern __xdata uint8_t pk_cur, pk_ready;
+
+/* Transport (io.c). */
+uint8_t getb(void);
+void putb(uint8_t c);
+void io_init(void);
+void sim_stop(void);
+
+/* Cycle counter (main.c). */
+void prof_mark_start(void);
+void prof_mark_stop(void);
+
+/* One command (apdu.c): header in, status word out, apdu_la bytes of
+ * response at X_RESP. last_* answer GET CYCLES / GET PROFILE. */
+extern __xdata uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
+extern __xdata uint8_t pin_ok;  /* VERIFY succeeded since the reset (volatile) */
+extern __xdata uint32_t last_cycles, last_chacha;
+uint16_t apdu_run(void);
+
+#endif
