@@ -39,7 +39,7 @@ __code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
  * or TW(w) = 0x80 | &x[w] (a right-hand-side product), in secret-key
  * coefficient order (gen_card.c) */
 #define TX(u) (uint8_t)(IA_ABS + IX_OFF + (u))
-#define TC(c) (c)
+#define TC(c) (uint8_t)(IA_ABS + (c))
 #define TW(w) (uint8_t)(0x80 | (IA_ABS + IX_OFF + (w)))
 __code const uint8_t T_UW[2 * C] = T_UW_INIT;
 /* the layers: first variable, size, terms a row */
@@ -150,11 +150,13 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 }
 
 /*
- * out = s + K x: K the stored key's L1 matrix of the run table in DPTR
- * (triples page, offset, columns; each column k_rows bytes), x = IX[0 ..
- * k_cols), s at rk_p0, out at rk_p1 (XDATA); the accumulator IA[0 ..
- * rows). Column c: x[c] as the scalar DPTR, then per row one L1 product,
- * two rows an iteration (rows even): 13 machine cycles an entry.
+ * out = s + K x: K the stored key's square L1 matrix of the run table in
+ * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
+ * with F0 set), x = IX[0 .. k_rows), s at rk_p0, out at rk_p1 (XDATA). The
+ * accumulator is IA[N - k_rows .. N), at direct addresses: the rows are
+ * written out (mr_rows, N of them; S1's M rows enter at row N - M).
+ * Column c: x[c] as the scalar DPTR, then per row one L1 product XORed
+ * into its accumulator byte: 10 machine cycles an entry.
  */
 void matvec_rom(void) __naked
 {
@@ -163,7 +165,10 @@ void matvec_rom(void) __naked
         mov  r3, dph              ; the run table
         mov  dpl, _rk_p0
         mov  dph, (_rk_p0 + 1)
-        mov  r0, #_IA
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _k_rows
+        mov  r0, a
         mov  r7, _k_rows
     mr_init:
         movx a, @dptr
@@ -171,7 +176,7 @@ void matvec_rom(void) __naked
         mov  @r0, a
         inc  r0
         djnz r7, mr_init
-        mov  r6, _k_cols
+        mov  r6, _k_rows
         mov  b, #(_IA + IX_OFF)   ; &x[c]
         mov  _k_j, #1
     mr_col:
@@ -180,11 +185,11 @@ void matvec_rom(void) __naked
         mov  dph, r3
         clr  a
         movc a, @a+dptr
-        mov  _k_ckp, a            ; page
+        mov  P2, a                ; page
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_ckl, a            ; offset
+        mov  r1, a                ; offset
         inc  dptr
         clr  a
         movc a, @a+dptr
@@ -194,35 +199,27 @@ void matvec_rom(void) __naked
         mov  r3, dph
     mr_same:
         mov  r0, b
-        mov  a, @r0
+        mov  a, @r0               ; x[c] as the scalar DPTR
         inc  b
-        lcall _rk_scal
-        mov  P2, _k_ckp
-        mov  r0, _k_ckl
-        mov  a, r0
-        add  a, _k_rows
-        mov  _k_ckl, a            ; the next column of the run
-        mov  r1, #_IA
-        mov  a, _k_rows
-        clr  c
-        rrc  a
-        mov  r7, a
-    mr_row:
-        .rept 2
-        movx a, @r0               ; L1 K[r][c]
-        inc  r0
-        add  a, #0xFF             ; log, C = (K[r][c] != 0)
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[c] == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
         movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff K[r][c] != 0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
-        .endm
-        djnz r7, mr_row
+        mov  dpl, a
+        mov  dph, r4
+        mov  a, r1
+        mov  r0, a                ; the column
+        add  a, _k_rows
+        mov  r1, a                ; the next column of the run
+        lcall mr_rows
         djnz r6, mr_col
-        mov  r0, #_IA
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _k_rows
+        mov  r0, a
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
         mov  r7, _k_rows
@@ -233,17 +230,49 @@ void matvec_rom(void) __naked
         inc  r0
         djnz r7, mr_out
         ret
+
+        ; the column at P2:R0 into the accumulator, rows N - k_rows .. N
+    mr_rows:
+        jb   F0, mr_rm
+        mr_k = 0
+        .rept N - M
+        movx a, @r0               ; L1 K[r][c]
+        inc  r0
+        add  a, #0xFF             ; log, C = (K[r][c] != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff K[r][c] != 0
+        anl  a, r5
+        xrl  (_IA + mr_k), a
+        mr_k = mr_k + 1
+        .endm
+    mr_rm:
+        .rept M
+        movx a, @r0
+        inc  r0
+        add  a, #0xFF
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0
+        anl  a, r5
+        xrl  (_IA + mr_k), a
+        mr_k = mr_k + 1
+        .endm
+        ret
     __endasm;
 }
 
 /*
  * rk_layer: the layer of T_LAY at rk_lay (k_lo, k_dim; TTS_TPRL in
- * k_cnt). rk_col: A = a column -> DPTR = its row rk_row (X_SL + c GST +
- * row). rk_build: the layer's system (docs/SPEC.md 4.6) at X_SL:
- * identity, right-hand side = u[lo - v ..], then its terms from the table
- * at rk_p0 and the L1 coefficients at rk_p1 (both advanced): p_t x[u] to
- * entry [row][w - lo], or p_t x[u] x[w] to the right-hand side (the
- * table's flag bit: a public index). 60 machine cycles a matrix term.
+ * k_cnt). rk_build: the layer's system (docs/SPEC.md 4.6), row by row in
+ * IA[0 .. dim] (the identity's row, the right-hand side u[lo - v + row]),
+ * then the row's terms from the table at rk_p0 and the L1 coefficients at
+ * rk_p1 (both advanced): p_t x[u] to the row's byte of column w - lo (the
+ * table holds its address), or p_t x[u] x[w] to the right-hand side (the
+ * table's flag bit: a public index); 47 machine cycles a matrix term. Each
+ * row then goes to X_SL (column c at X_SL + c GST). A one-unknown layer
+ * has no matrix term (gen_card.c checks it): its system is [1 | r], and
+ * rk_build writes x[lo] = r itself.
  */
 void rk_layer(void) __naked
 {
@@ -264,80 +293,51 @@ void rk_layer(void) __naked
     __endasm;
 }
 
-void rk_col(void) __naked
-{
-    __asm
-        mov  b, #GST
-        mul  ab
-        add  a, _rk_row
-        mov  dpl, a
-        mov  a, b
-        addc a, #(X_SL >> 8)
-        mov  dph, a
-        ret
-    __endasm;
-}
-
 void rk_build(void) __naked
 {
     __asm
         lcall _rk_layer
-        ; identity and right-hand side, column by column (rows 0 .. dim-1)
+        mov  r0, _rk_p1
+        mov  P2, (_rk_p1 + 1)     ; the coefficients, P2:R0
         mov  _rk_row, #0
-        mov  r6, #0               ; column
-    rb_idc:
-        mov  a, r6
-        lcall _rk_col
+    rb_row:
+        ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
+        mov  r1, #_IA
         mov  r7, _k_dim
-        mov  r5, #0               ; row
-    rb_idr:
-        mov  a, r5
-        xrl  a, r6
-        add  a, #0xFF
-        cpl  c
         clr  a
-        rlc  a                    ; 1 on the diagonal (public)
-        movx @dptr, a
-        inc  dptr
-        inc  r5
-        djnz r7, rb_idr
-        inc  r6
-        mov  a, r6
-        cjne a, _k_dim, rb_idc
-        lcall _rk_col             ; A = dim: the right-hand side, u[lo - v ..]
-        mov  r0, dpl
-        mov  P2, dph
+    rb_clr:
+        mov  @r1, a
+        inc  r1
+        djnz r7, rb_clr
         mov  a, _k_lo
+        add  a, _rk_row
         add  a, #((X_U - V) & 0xFF)
         mov  dpl, a
         clr  a
         addc a, #((X_U - V) >> 8)
         mov  dph, a
-        mov  r7, _k_dim
-    rb_rhs0:
         movx a, @dptr
-        inc  dptr
-        movx @r0, a
-        inc  r0
-        djnz r7, rb_rhs0
-        ; the terms, row by row; the coefficients through P2:R0
-        mov  r0, _rk_p1
-        mov  P2, (_rk_p1 + 1)
-    rb_row:
+        mov  @r1, a
+        mov  a, _rk_row
+        add  a, #_IA
+        mov  r1, a
+        mov  @r1, #1
+        ; the terms of the row: the table at R3:R2, the byte R6
+        mov  r2, _rk_p0
+        mov  r3, (_rk_p0 + 1)
+        mov  r6, #0
         mov  r7, _k_cnt
     rb_term:
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
-        clr  a
+        mov  dpl, r2
+        mov  dph, r3
+        mov  a, r6
         movc a, @a+dptr
         mov  r1, a                ; &x[u]
-        inc  dptr
-        clr  a
+        inc  r6
+        mov  a, r6
         movc a, @a+dptr
-        mov  r2, a                ; column, or 0x80 | &x[w]
-        inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        inc  r6
+        mov  b, a                 ; &row[w - lo], or 0x80 | &x[w]
         mov  a, @r1               ; x[u] as the scalar DPTR
         mov  r4, a
         mov  dptr, #GFT_HIA
@@ -355,37 +355,74 @@ void rk_build(void) __naked
     rb_samep:
         add  a, #0xFF             ; log p_t, C = (p_t != 0)
         movc a, @a+dptr
-        mov  r3, a
+        mov  r5, a
         subb a, 0xe0              ; 0xFF iff p_t != 0
-        anl  a, r3
-        mov  r3, a                ; cu = p_t x[u]
-        mov  a, r2
-        jnb  acc.7, rb_mat        ; public: the kind of the term
+        anl  a, r5                ; p_t x[u]
+        jb   b.7, rb_rhs          ; public: the kind of the term
+        mov  r1, b
+        xrl  a, @r1
+        mov  @r1, a
+        djnz r7, rb_term
+        sjmp rb_rend
+    rb_rhs:
+        mov  r5, a
+        mov  a, b
         anl  a, #0x7F
         mov  r1, a
         mov  b, @r1               ; x[w]
-        mov  a, r3
+        mov  a, r5
         lcall _rk_gmul
-        mov  r3, a
+        mov  r5, a
         mov  a, _k_dim
-    rb_mat:
-        mov  b, #GST
-        mul  ab
-        add  a, _rk_row
-        mov  dpl, a
-        mov  a, b
-        add  a, #(X_SL >> 8)
-        mov  dph, a
-        movx a, @dptr
-        xrl  a, r3
-        movx @dptr, a
+        add  a, #_IA
+        mov  r1, a
+        mov  a, r5
+        xrl  a, @r1
+        mov  @r1, a
         djnz r7, rb_term
+    rb_rend:
+        mov  a, r2
+        add  a, r6
+        mov  _rk_p0, a
+        clr  a
+        addc a, r3
+        mov  (_rk_p0 + 1), a
+        mov  a, _k_dim
+        dec  a
+        jnz  rb_out               ; public: a one-unknown layer
+        ; (no matrix term: its system is [1 | r], x[lo] = r)
+        mov  a, _k_lo
+        add  a, #(_IA + IX_OFF)
+        mov  r1, a
+        mov  @r1, (_IA + 1)
+        sjmp rb_done
+    rb_out:
+        ; the row to X_SL: column c at X_SL + c GST + row
+        mov  dpl, _rk_row
+        mov  dph, #(X_SL >> 8)
+        mov  r1, #_IA
+        mov  r7, _k_dim
+        inc  r7
+    rb_wo:
+        mov  a, @r1
+        inc  r1
+        movx @dptr, a
+        mov  a, dpl
+        add  a, #GST
+        mov  dpl, a
+        jnc  rb_wo1               ; public: the column
+        inc  dph
+    rb_wo1:
+        djnz r7, rb_wo
         inc  _rk_row
         mov  a, _rk_row
-        cjne a, _k_dim, rb_row
+        cjne a, _k_dim, rb_next
+    rb_done:
         mov  _rk_p1, r0
         mov  (_rk_p1 + 1), P2
         ret
+    rb_next:
+        ljmp rb_row
     __endasm;
 }
 
@@ -412,12 +449,17 @@ void rk_solve(void) __naked
         lcall _gauss
         mov  a, dpl
         anl  _rk_ok, a
-        mov  _rk_row, #0
         mov  a, _k_lo
         add  a, #(_IA + IX_OFF)
         mov  r0, a
-        mov  a, _k_dim
-        lcall _rk_col
+        mov  a, _k_dim            ; the solution: column dim, row 0
+        mov  b, #GST
+        mul  ab
+        add  a, #(X_SL & 0xFF)
+        mov  dpl, a
+        mov  a, b
+        addc a, #(X_SL >> 8)
+        mov  dph, a
         mov  r7, _k_dim
     rs_x:
         movx a, @dptr
@@ -471,7 +513,7 @@ void central_eval_rom(void) __naked
         mov  (_rk_p0 + 1), dph
         jb   acc.7, ce_rhs        ; public
         add  a, _k_lo
-        add  a, #(0x80 | (_IA + IX_OFF))
+        add  a, #(0x80 | IX_OFF)
     ce_rhs:
         anl  a, #0x7F
         mov  r0, a                ; &x[w]
@@ -526,7 +568,7 @@ uint8_t sign_rom(void) __naked
         mov  _rk_p1, #(X_U & 0xFF)
         mov  (_rk_p1 + 1), #(X_U >> 8)
         mov  _k_rows, #M
-        mov  _k_cols, #M
+        setb F0
         mov  dptr, #_K1_RUNS
         lcall _matvec_rom
         mov  dptr, #_rk_att
@@ -547,7 +589,11 @@ uint8_t sign_rom(void) __naked
         mov  _rk_lay, #0
     sr_lay:
         lcall _rk_build
+        mov  a, _k_dim
+        dec  a
+        jz   sr_one               ; public: rk_build solved a one-unknown layer
         lcall _rk_solve
+    sr_one:
         mov  a, _rk_lay
         add  a, #3
         mov  _rk_lay, a
@@ -574,7 +620,7 @@ uint8_t sign_rom(void) __naked
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
         mov  _k_rows, #N
-        mov  _k_cols, #N
+        clr  F0
         mov  dptr, #_K3_RUNS
         lcall _matvec_rom
         lcall _stream_wipe
