@@ -426,20 +426,348 @@ void rk_build(void) __naked
     __endasm;
 }
 
+#ifdef ROM_LAYER_GE
+/*
+ * The layer solver (the algebra of kernels_sign.c's solve_asm, so the
+ * same solutions and verdicts): the system at X_SL (column j at X_SL + j
+ * SST, rows 0 .. n-1, the right-hand side in column n), n = k_dim, into
+ * IX[lo .. lo + n); rk_ok &= (no zero pivot). Gaussian elimination with
+ * the pivot repair of gauss_asm, then back substitution. Per pivot k: (1)
+ * repair masks FIX[i] = (pivot == 0) for i > k, accumulating the pivot p;
+ * (2) rk_ok &= p != 0; (3) log/mask pairs F[i] of W[i][k], i > k; (4) per
+ * column j > k: r = W[k][j] + the masked rows, q = r / p as a scalar (log
+ * r + 255 - log p with end-around carry, the zero page when r == 0), its
+ * LM form kept at SUOFF + 2k of column j (or q itself to IX[lo + k] for
+ * the right-hand side), and W[i][j] ^= F[i] q for i > k. The loops over
+ * the rows below the pivot in (4) are written out (rs_rep, rs_elm: F and
+ * FIX at direct addresses, IA[0 .. 3 LDMAX)), entered at row k + 1 and
+ * run to row LDMAX - 1, the rows from n on with zero masks: 5 + 11
+ * machine cycles an entry. Back substitution: for j = n-1 .. 1, IX[lo +
+ * i] ^= U[i][j] x[lo + j] for i < j. Every loop bound and branch depends
+ * on n, k, j only; a zero pivot (rk_ok = 0) gives garbage from in-bounds
+ * reads.
+ */
+#define RS_FL(i)  (IA_ABS + 2 * (i))
+#define RS_FM(i)  (IA_ABS + 2 * (i) + 1)
+#define RS_FIX(i) (IA_ABS + 2 * LDMAX + (i))
+#define RS_REPB 6                 /* bytes of a row of rs_rep */
+#define RS_ELMB 10                /* of rs_elm */
+#define _rs_inv _k_acc
+#define _rs_u2k _k_x
+#define _rs_xk  _k_Klo
+#define _rs_k1  _k_Khi
+#define _rs_rep _k_rows           /* RS_REPB k: the entry of rs_rep */
+#define _rs_e0  _k_st             /* the entry of rs_elm, low */
+#define _rs_e1  _k_t1             /* and high */
+void rs_solve(void) __naked
+{
+    __asm
+        ; zero masks for the rows n .. LDMAX - 1
+        mov  a, #LDMAX
+        clr  c
+        subb a, _k_dim
+        jz   rs_z0                ; public: the size
+        mov  r7, a
+        mov  a, _k_dim
+        add  a, #RS_FIX(0)
+        mov  r0, a
+        mov  a, _k_dim
+        rl   a
+        add  a, #RS_FM(0)
+        mov  r1, a
+        clr  a
+    rs_z:
+        mov  @r0, a
+        mov  @r1, a
+        inc  r0
+        inc  r1
+        inc  r1
+        djnz r7, rs_z
+    rs_z0:
+        mov  _k_k, #0
+        mov  _k_ckl, #(X_SL & 0xFF)
+        mov  _k_ckp, #(X_SL >> 8)
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  _rs_xk, a            ; &IX[lo + k]
+        mov  _rs_u2k, #SUOFF
+        mov  _rs_rep, #0
+        mov  dptr, #rs_elm
+        mov  _rs_e0, dpl
+        mov  _rs_e1, dph
+    rs_piv:
+        ; ---- (1) repair masks and pivot
+        mov  P2, _k_ckp
+        mov  a, _k_k
+        inc  a
+        mov  _rs_k1, a
+        add  a, _k_ckl
+        mov  r1, a                ; &W[k+1][k]
+        dec  a
+        mov  r0, a
+        movx a, @r0
+        mov  r6, a                ; pivot
+        mov  a, _k_dim
+        clr  c
+        subb a, _rs_k1
+        mov  _k_cnt, a            ; n - k - 1
+        mov  r7, a
+        mov  a, _rs_k1
+        add  a, #RS_FIX(0)
+        mov  r0, a                ; &FIX[k+1]
+        mov  a, r7
+        jz   rs_fixed
+    rs_fix:
+        mov  a, r6
+        add  a, #0xFF             ; C = pivot != 0
+        cpl  c
+        clr  a
+        subb a, #0                ; 0xFF iff pivot == 0
+        mov  @r0, a
+        inc  r0
+        mov  r5, a
+        movx a, @r1
+        inc  r1
+        anl  a, r5
+        xrl  0x06, a              ; R6 (bank 0)
+        djnz r7, rs_fix
+    rs_fixed:
+        ; ---- (2) ok, 255 - log p
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        rlc  a
+        anl  _rk_ok, a
+        mov  a, r6
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        cpl  a
+        mov  _rs_inv, a
+        mov  r2, _k_ckl
+        mov  r3, _k_ckp
+        mov  a, _k_cnt
+        jnz  rs_fac0
+        ljmp rs_last              ; public: the last pivot
+    rs_fac0:
+        ; ---- (3) F[i] = log, mask of W[i][k], i > k
+        mov  r7, a
+        mov  a, _rs_k1
+        rl   a
+        add  a, #RS_FL(0)
+        mov  r0, a                ; &F[k+1]
+        mov  a, _k_ckl
+        add  a, _rs_k1
+        mov  r1, a
+    rs_fac:
+        movx a, @r1
+        inc  r1
+        mov  r5, a
+        movc a, @a+dptr
+        mov  @r0, a
+        inc  r0
+        mov  a, r5
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff W[i][k] != 0
+        mov  @r0, a
+        inc  r0
+        djnz r7, rs_fac
+        ; ---- (4) columns j = k+1 .. n (n is the right-hand side)
+        mov  a, _k_dim
+        clr  c
+        subb a, _k_k
+        mov  _k_j, a              ; n - k columns
+    rs_col:
+        mov  a, r2
+        add  a, #SST
+        mov  r2, a
+        jnc  rs_colp              ; public: the column
+        inc  r3
+    rs_colp:
+        mov  P2, r3
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1               ; W[k][j]
+        inc  r1
+        mov  r6, a
+        mov  dptr, #rs_rep
+        mov  a, _rs_rep
+        jmp  @a+dptr              ; the rows k+1 .. LDMAX-1
+    rs_rep:
+        rs_i = 1
+        .rept LDMAX - 1
+        movx a, @r1
+        inc  r1
+        anl  a, (RS_FIX(0) + rs_i)
+        xrl  0x06, a              ; R6 (bank 0)
+        rs_i = rs_i + 1
+        .endm
+        mov  a, r6
+        ; q = r / p: DPL = (log r - log p) & mask r, DPH = page + 2 (r == 0)
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        add  a, _rs_inv
+        addc a, #0                ; mod 255 (255 stands for 0)
+        mov  r5, a
+        mov  a, r6
+        dec  dph                  ; GFT_HIA
+        movc a, @a+dptr           ; 2 iff r == 0
+        mov  r4, a
+        add  a, #GFT_PAGE
+        mov  dph, a
+        mov  a, r4
+        rr   a
+        dec  a
+        mov  b, a                 ; 0xFF iff r != 0
+        anl  a, r5
+        mov  dpl, a
+        mov  a, _k_j
+        cjne a, #1, rs_keep       ; public: the right-hand side column
+        clr  a
+        movc a, @a+dptr           ; q
+        mov  r0, _rs_xk
+        mov  @r0, a
+        sjmp rs_elim
+    rs_keep:
+        mov  a, r2
+        add  a, _rs_u2k
+        mov  r1, a
+        mov  a, dpl
+        movx @r1, a
+        inc  r1
+        mov  a, b
+        movx @r1, a
+    rs_elim:
+        mov  a, r2
+        add  a, _rs_k1
+        mov  r1, a                ; &W[k+1][j]
+        push _rs_e0
+        push _rs_e1
+        ret                       ; to rs_elm + RS_ELMB k
+    rs_elm:
+        rs_i = 1
+        .rept LDMAX - 1
+        movx a, @r1
+        mov  r5, a
+        mov  a, (RS_FL(0) + 2 * rs_i)
+        movc a, @a+dptr
+        anl  a, (RS_FM(0) + 2 * rs_i)
+        xrl  a, r5
+        movx @r1, a
+        inc  r1
+        rs_i = rs_i + 1
+        .endm
+        djnz _k_j, rs_colj
+        ; next pivot
+        mov  a, _k_ckl
+        add  a, #SST
+        mov  _k_ckl, a
+        clr  a
+        addc a, _k_ckp
+        mov  _k_ckp, a
+        inc  _rs_xk
+        inc  _rs_u2k
+        inc  _rs_u2k
+        inc  _k_k
+        mov  a, _rs_rep
+        add  a, #RS_REPB
+        mov  _rs_rep, a
+        mov  a, _rs_e0
+        add  a, #RS_ELMB
+        mov  _rs_e0, a
+        clr  a
+        addc a, _rs_e1
+        mov  _rs_e1, a
+        ljmp rs_piv
+    rs_colj:
+        ljmp rs_col
+    rs_last:
+        ; k = n - 1: x[lo + k] = W[k][n] / p (zero if W[k][n] == 0)
+        mov  a, r2
+        add  a, #SST
+        mov  r1, a
+        clr  a
+        addc a, r3
+        mov  P2, a                ; column n
+        mov  a, r1
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1
+        mov  r6, a
+        movc a, @a+dptr           ; DPTR = GFT_LOGA
+        add  a, _rs_inv
+        addc a, #0
+        mov  dpl, a
+        mov  dph, #GFT_PAGE
+        clr  a
+        movc a, @a+dptr
+        mov  r5, a
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff W[k][n] != 0
+        anl  a, r5
+        mov  r0, _rs_xk
+        mov  @r0, a
+        ; ---- back substitution, j = n-1 .. 1
+        mov  r4, _k_k
+    rs_bcol:
+        mov  a, r4
+        jz   rs_bdone
+        mov  b, #SST
+        mul  ab
+        add  a, #((X_SL + SUOFF) & 0xFF)
+        mov  r1, a                ; U[0][j]
+        mov  a, b
+        addc a, #(X_SL >> 8)
+        mov  P2, a
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  r3, a                ; &IX[lo]
+        add  a, r4
+        mov  r0, a
+        mov  a, @r0               ; x[lo + j]
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr
+        add  a, #GFT_PAGE
+        xch  a, r5
+        inc  dph
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r5
+        mov  a, r3
+        mov  r0, a
+        mov  a, r4
+        mov  r7, a
+    rs_brow:
+        movx a, @r1
+        inc  r1
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r1
+        inc  r1
+        anl  a, r5
+        xrl  a, @r0
+        mov  @r0, a
+        inc  r0
+        djnz r7, rs_brow
+        dec  r4
+        sjmp rs_bcol
+    rs_bdone:
+        ret
+    __endasm;
+}
+#endif
+
 /* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
- * verdict. ROM_LAYER_GE (card.h): kernels_sign.c's layer_solve (the
- * one-unknown layers written out, the others by the rolled solver); else
- * Gauss-Jordan, the solution in the last column. */
+ * verdict. ROM_LAYER_GE (card.h): rs_solve; else Gauss-Jordan, the
+ * solution in the last column. */
 void rk_solve(void) __naked
 {
     __asm
 #ifdef ROM_LAYER_GE
-        mov  dpl, _k_lo
-        mov  _layer_solve_PARM_2, _k_dim
-        lcall _layer_solve
-        mov  a, dpl
-        anl  _rk_ok, a
-        ret
+        ljmp _rs_solve
 #else
         mov  _gauss_PARM_2, _k_dim
         mov  a, _k_dim

@@ -13,10 +13,12 @@
  */
 #include "kernels.h"
 
+#ifdef CARD_ROM
+#error "the ROM family's kernels are in kernels_rom.c"
+#endif
+
 #ifndef CARD_C_KERNELS
 
-/* (the ROM family, -DCARD_ROM, links the layer solver alone: its own
- * data bytes and other kernels are in kernels_rom.c) */
 #ifndef CARD_ROM
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
