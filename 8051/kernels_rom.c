@@ -49,6 +49,11 @@ __code const uint8_t T_LAY[12] = {
 #if X_SL & 0xFF
 #error "kernels_rom.c: the layer system must start on a page"
 #endif
+#if GST != 32
+#error "kernels_rom.c: rk_build writes columns of 32 bytes, 8 a page"
+#endif
+#define RB_WOB 8    /* bytes of a column of rk_build's write-out */
+#define RB_PGB 2    /* of its move to the first page */
 
 /* Gauss-Jordan's (kernels_setup.c) and the layer solver's (kernels_sign.c),
  * k_lo and k_dim the layer (first variable, size); the row being built
@@ -214,26 +219,7 @@ void matvec_rom(void) __naked
         mov  r0, a                ; the column
         add  a, _k_rows
         mov  r1, a                ; the next column of the run
-        lcall mr_rows
-        djnz r6, mr_col
-        mov  a, #(_IA + N)
-        clr  c
-        subb a, _k_rows
-        mov  r0, a
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        mov  r7, _k_rows
-    mr_out:
-        mov  a, @r0
-        movx @dptr, a
-        inc  dptr
-        inc  r0
-        djnz r7, mr_out
-        ret
-
-        ; the column at P2:R0 into the accumulator, rows N - k_rows .. N
-    mr_rows:
-        jb   F0, mr_rm
+        jb   F0, mr_rm             ; the column into the accumulator
         mr_k = 0
         .rept N - M
         movx a, @r0               ; L1 K[r][c]
@@ -258,7 +244,23 @@ void matvec_rom(void) __naked
         xrl  (_IA + mr_k), a
         mr_k = mr_k + 1
         .endm
+        djnz r6, mr_colj
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _k_rows
+        mov  r0, a
+        mov  dpl, _rk_p1
+        mov  dph, (_rk_p1 + 1)
+        mov  r7, _k_rows
+    mr_out:
+        mov  a, @r0
+        movx @dptr, a
+        inc  dptr
+        inc  r0
+        djnz r7, mr_out
         ret
+    mr_colj:
+        ljmp mr_col
     __endasm;
 }
 
@@ -268,11 +270,12 @@ void matvec_rom(void) __naked
  * IA[0 .. dim] (the identity's row, the right-hand side u[lo - v + row]),
  * then the row's terms from the table at rk_p0 and the L1 coefficients at
  * rk_p1 (both advanced): p_t x[u] to the row's byte of column w - lo (the
- * table holds its address), or p_t x[u] x[w] to the right-hand side (the
- * table's flag bit: a public index); 47 machine cycles a matrix term. Each
- * row then goes to X_SL (column c at X_SL + c GST). A one-unknown layer
- * has no matrix term (gen_card.c checks it): its system is [1 | r], and
- * rk_build writes x[lo] = r itself.
+ * table holds its address; 46 machine cycles a term), or p_t x[u] x[w]
+ * to the right-hand side (the table's flag bit: a public index). Each row
+ * then goes to X_SL (column c at X_SL + c GST, written out from column
+ * dim down, the buffer cleared on the way), then zero rows up to LDMAX.
+ * A one-unknown layer has no matrix term (gen_card.c checks it): its
+ * system is [1 | r], and rk_build writes x[lo] = r itself.
  */
 void rk_layer(void) __naked
 {
@@ -300,8 +303,11 @@ void rk_build(void) __naked
         mov  r0, _rk_p1
         mov  P2, (_rk_p1 + 1)     ; the coefficients, P2:R0
         mov  _rk_row, #0
-    rb_row:
-        ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
+        mov  a, _k_dim
+        add  a, #_IA
+        mov  _k_j, a              ; &row[dim]: the right-hand side
+        ; the row buffer IA[0 .. dim] cleared (then by each write-out);
+        ; the entry of the write-out (rb_wo at column dim), its first column
         mov  r1, #_IA
         mov  r7, _k_dim
         clr  a
@@ -309,6 +315,30 @@ void rk_build(void) __naked
         mov  @r1, a
         inc  r1
         djnz r7, rb_clr
+        mov  a, #LDMAX
+        clr  c
+        subb a, _k_dim
+        mov  b, #RB_WOB
+        mul  ab
+        mov  r7, a
+        mov  a, _k_dim
+        mov  b, #GST
+        mul  ab
+        mov  _k_ckp, a            ; the low byte of dim GST
+        mov  a, b
+        add  a, #(X_SL >> 8)
+        mov  _k_t1, a             ; and its page
+#if LDMAX >= 8
+        mov  a, b
+        jnz  rb_e8                ; public: column dim in the second page
+        mov  a, r7
+        add  a, #RB_PGB
+        mov  r7, a
+    rb_e8:
+#endif
+        mov  _k_ckl, r7
+    rb_row:
+        ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
         mov  a, _k_lo
         add  a, _rk_row
         add  a, #((X_U - V) & 0xFF)
@@ -317,6 +347,10 @@ void rk_build(void) __naked
         addc a, #((X_U - V) >> 8)
         mov  dph, a
         movx a, @dptr
+        mov  r1, a
+        mov  a, _k_dim
+        add  a, #_IA
+        xch  a, r1
         mov  @r1, a
         mov  a, _rk_row
         add  a, #_IA
@@ -334,12 +368,14 @@ void rk_build(void) __naked
         movc a, @a+dptr
         mov  r1, a                ; &x[u]
         inc  r6
+        mov  a, @r1
+        mov  r4, a                ; x[u]
         mov  a, r6
         movc a, @a+dptr
         inc  r6
-        mov  b, a                 ; &row[w - lo], or 0x80 | &x[w]
-        mov  a, @r1               ; x[u] as the scalar DPTR
-        mov  r4, a
+        jb   acc.7, rb_rhs        ; public: the kind of the term
+        mov  r1, a                ; &row[w - lo]
+        mov  a, r4                ; x[u] as the scalar DPTR
         mov  dptr, #GFT_HIA
         movc a, @a+dptr           ; 2 iff x[u] == 0
         add  a, #GFT_PAGE
@@ -358,25 +394,49 @@ void rk_build(void) __naked
         mov  r5, a
         subb a, 0xe0              ; 0xFF iff p_t != 0
         anl  a, r5                ; p_t x[u]
-        jb   b.7, rb_rhs          ; public: the kind of the term
-        mov  r1, b
         xrl  a, @r1
         mov  @r1, a
         djnz r7, rb_term
         sjmp rb_rend
     rb_rhs:
-        mov  r5, a
-        mov  a, b
+        ; p_t x[u] x[w]: DPTR the scalar of x[u], A = log p_t + log x[w]
+        ; (mod 255), B the mask of p_t x[w]
         anl  a, #0x7F
         mov  r1, a
-        mov  b, @r1               ; x[w]
-        mov  a, r5
-        lcall _rk_gmul
+        mov  a, @r1               ; x[w]
         mov  r5, a
-        mov  a, _k_dim
-        add  a, #_IA
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        xch  a, r5                ; log x[w]
+        add  a, #0xFF
+        subb a, 0xe0
+        mov  b, a                 ; 0xFF iff x[w] != 0
+        movx a, @r0               ; L1 p_t
+        inc  r0
+        cjne r0, #0, rb_samepr    ; public: the next page
+        inc  P2
+    rb_samepr:
+        add  a, #0xFF             ; log p_t, C = (p_t != 0)
         mov  r1, a
-        mov  a, r5
+        subb a, 0xe0              ; 0xFF iff p_t != 0
+        anl  b, a
+        mov  a, r1
+        add  a, r5
+        addc a, #0                ; (255 stands for 0)
+        xch  a, r4
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[u] == 0
+        add  a, #GFT_PAGE
+        xch  a, r5
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r5
+        mov  a, r4
+        movc a, @a+dptr
+        anl  a, b
+        mov  r1, _k_j             ; &row[dim]
         xrl  a, @r1
         mov  @r1, a
         djnz r7, rb_term
@@ -395,34 +455,50 @@ void rk_build(void) __naked
         add  a, #(_IA + IX_OFF)
         mov  r1, a
         mov  @r1, (_IA + 1)
-        sjmp rb_done
+        ljmp rb_done
     rb_out:
-        ; the row to X_SL: column c at X_SL + c GST + row
-        mov  dpl, _rk_row
-        mov  dph, #(X_SL >> 8)
-        mov  r1, #_IA
-        mov  r7, _k_dim
-        inc  r7
+        ; the row to X_SL (column c at X_SL + c GST + row), from column
+        ; dim down to 0, each byte of the buffer cleared
+        mov  r3, P2
+        mov  P2, _k_t1
+        mov  a, _k_ckp
+        add  a, _rk_row
+        mov  r1, a
+        mov  dptr, #rb_wo
+        mov  a, _k_ckl
+        jmp  @a+dptr
     rb_wo:
-        mov  a, @r1
-        inc  r1
-        movx @dptr, a
-        mov  a, dpl
-        add  a, #GST
-        mov  dpl, a
-        jnc  rb_wo1               ; public: the column
-        inc  dph
-    rb_wo1:
-        djnz r7, rb_wo
+        rb_c = LDMAX
+        .rept LDMAX + 1
+        clr  a
+        xch  a, (_IA + rb_c)
+        movx @r1, a
+        mov  a, r1
+        add  a, #(0x100 - GST)
+        mov  r1, a
+        .if rb_c - 8
+        .else
+        dec  P2                   ; (columns 0 .. 7 in the first page)
+        .endif
+        rb_c = rb_c - 1
+        .endm
+        mov  P2, r3
         inc  _rk_row
         mov  a, _rk_row
-        cjne a, _k_dim, rb_next
+        clr  c
+        subb a, _k_dim
+        jc   rb_next              ; public: the next row
+        ; rows dim .. LDMAX - 1: zero (the solver reads them)
+        mov  a, _rk_row
+        cjne a, #LDMAX, rb_zero
     rb_done:
         mov  _rk_p1, r0
         mov  (_rk_p1 + 1), P2
         ret
     rb_next:
         ljmp rb_row
+    rb_zero:
+        ljmp rb_out
     __endasm;
 }
 
@@ -430,28 +506,32 @@ void rk_build(void) __naked
 /*
  * The layer solver (the algebra of kernels_sign.c's solve_asm, so the
  * same solutions and verdicts): the system at X_SL (column j at X_SL + j
- * SST, rows 0 .. n-1, the right-hand side in column n), n = k_dim, into
- * IX[lo .. lo + n); rk_ok &= (no zero pivot). Gaussian elimination with
- * the pivot repair of gauss_asm, then back substitution. Per pivot k: (1)
- * repair masks FIX[i] = (pivot == 0) for i > k, accumulating the pivot p;
- * (2) rk_ok &= p != 0; (3) log/mask pairs F[i] of W[i][k], i > k; (4) per
- * column j > k: r = W[k][j] + the masked rows, q = r / p as a scalar (log
- * r + 255 - log p with end-around carry, the zero page when r == 0), its
- * LM form kept at SUOFF + 2k of column j (or q itself to IX[lo + k] for
- * the right-hand side), and W[i][j] ^= F[i] q for i > k. The loops over
- * the rows below the pivot in (4) are written out (rs_rep, rs_elm: F and
- * FIX at direct addresses, IA[0 .. 3 LDMAX)), entered at row k + 1 and
- * run to row LDMAX - 1, the rows from n on with zero masks: 5 + 11
- * machine cycles an entry. Back substitution: for j = n-1 .. 1, IX[lo +
- * i] ^= U[i][j] x[lo + j] for i < j. Every loop bound and branch depends
- * on n, k, j only; a zero pivot (rk_ok = 0) gives garbage from in-bounds
- * reads.
+ * SST, rows 0 .. n-1, the right-hand side in column n; rows n .. LDMAX-1
+ * zero: rk_build writes them), n = k_dim, into IX[lo .. lo + n); rk_ok &=
+ * (no zero pivot). Gaussian elimination with the pivot repair of
+ * gauss_asm, then back substitution. Per pivot k: (1) repair masks FIX[i]
+ * = (pivot == 0) for i > k, accumulating the pivot p, and (3) log/mask
+ * pairs F[i] of W[i][k]; (2) rk_ok &= p != 0; (4) per column j > k: r =
+ * W[k][j] + the masked rows, q = r / p as a scalar (log r + 255 - log p
+ * with end-around carry, the zero page when r == 0), its LM form kept at
+ * SUOFF + 2k of column j (or q itself to IX[lo + k] for the right-hand
+ * side), and W[i][j] ^= F[i] q for i > k. The loops over the rows below
+ * the pivot are written out (rs_ff, rs_rep, rs_elm; F and FIX at direct
+ * addresses, IA[0 .. 3 LDMAX)), entered at row k + 1 (JMP @A+DPTR, or a
+ * RET to the address pushed) and run to row LDMAX - 1 (the zero rows
+ * change nothing): 19 machine cycles an entry for (1) and (3), 5 + 11 for
+ * (4). Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo +
+ * j] for i < j. Every loop bound and branch depends on n, k, j only; a
+ * zero pivot (rk_ok = 0) gives garbage from in-bounds reads.
  */
 #define RS_FL(i)  (IA_ABS + 2 * (i))
 #define RS_FM(i)  (IA_ABS + 2 * (i) + 1)
 #define RS_FIX(i) (IA_ABS + 2 * LDMAX + (i))
 #define RS_REPB 6                 /* bytes of a row of rs_rep */
 #define RS_ELMB 10                /* of rs_elm */
+#if (LDMAX - 1) * RS_REPB > 255
+#error "kernels_rom.c: rs_rep is entered by JMP @A+DPTR"
+#endif
 #define _rs_inv _k_acc
 #define _rs_u2k _k_x
 #define _rs_xk  _k_Klo
@@ -459,31 +539,12 @@ void rk_build(void) __naked
 #define _rs_rep _k_rows           /* RS_REPB k: the entry of rs_rep */
 #define _rs_e0  _k_st             /* the entry of rs_elm, low */
 #define _rs_e1  _k_t1             /* and high */
+#define _rs_f0  _k_ok             /* the entry of rs_ff */
+#define _rs_f1  _k_Whi
+#define RS_FFB 24                 /* bytes of a row of rs_ff */
 void rs_solve(void) __naked
 {
     __asm
-        ; zero masks for the rows n .. LDMAX - 1
-        mov  a, #LDMAX
-        clr  c
-        subb a, _k_dim
-        jz   rs_z0                ; public: the size
-        mov  r7, a
-        mov  a, _k_dim
-        add  a, #RS_FIX(0)
-        mov  r0, a
-        mov  a, _k_dim
-        rl   a
-        add  a, #RS_FM(0)
-        mov  r1, a
-        clr  a
-    rs_z:
-        mov  @r0, a
-        mov  @r1, a
-        inc  r0
-        inc  r1
-        inc  r1
-        djnz r7, rs_z
-    rs_z0:
         mov  _k_k, #0
         mov  _k_ckl, #(X_SL & 0xFF)
         mov  _k_ckp, #(X_SL >> 8)
@@ -495,8 +556,10 @@ void rs_solve(void) __naked
         mov  dptr, #rs_elm
         mov  _rs_e0, dpl
         mov  _rs_e1, dph
+        mov  dptr, #rs_ff
+        mov  _rs_f0, dpl
+        mov  _rs_f1, dph
     rs_piv:
-        ; ---- (1) repair masks and pivot
         mov  P2, _k_ckp
         mov  a, _k_k
         inc  a
@@ -507,31 +570,33 @@ void rs_solve(void) __naked
         mov  r0, a
         movx a, @r0
         mov  r6, a                ; pivot
-        mov  a, _k_dim
-        clr  c
-        subb a, _rs_k1
-        mov  _k_cnt, a            ; n - k - 1
-        mov  r7, a
-        mov  a, _rs_k1
-        add  a, #RS_FIX(0)
-        mov  r0, a                ; &FIX[k+1]
-        mov  a, r7
-        jz   rs_fixed
-    rs_fix:
-        mov  a, r6
-        add  a, #0xFF             ; C = pivot != 0
-        cpl  c
-        clr  a
-        subb a, #0                ; 0xFF iff pivot == 0
-        mov  @r0, a
-        inc  r0
-        mov  r5, a
+        mov  dptr, #GFT_LOGA
+        push _rs_f0
+        push _rs_f1
+        ret                       ; to rs_ff + RS_FFB k
+        ; ---- (1), (3) per row i > k: FIX[i] = (pivot == 0), the pivot
+        ; accumulated, F[i] = log, mask of W[i][k]
+    rs_ff:
+        rs_i = 1
+        .rept LDMAX - 1
         movx a, @r1
         inc  r1
+        mov  r5, a                ; W[i][k]
+        movc a, @a+dptr
+        mov  (RS_FL(0) + 2 * rs_i), a
+        mov  a, r5
+        add  a, #0xFF
+        subb a, 0xe0
+        mov  (RS_FM(0) + 2 * rs_i), a
+        mov  a, r6
+        add  a, #0xFF
+        subb a, 0xe0
+        cpl  a                    ; 0xFF iff pivot == 0
+        mov  (RS_FIX(0) + rs_i), a
         anl  a, r5
         xrl  0x06, a              ; R6 (bank 0)
-        djnz r7, rs_fix
-    rs_fixed:
+        rs_i = rs_i + 1
+        .endm
         ; ---- (2) ok, 255 - log p
         mov  a, r6
         add  a, #0xFF
@@ -539,39 +604,15 @@ void rs_solve(void) __naked
         rlc  a
         anl  _rk_ok, a
         mov  a, r6
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        movc a, @a+dptr           ; GFT_LOGA
         cpl  a
         mov  _rs_inv, a
         mov  r2, _k_ckl
         mov  r3, _k_ckp
-        mov  a, _k_cnt
-        jnz  rs_fac0
-        ljmp rs_last              ; public: the last pivot
-    rs_fac0:
-        ; ---- (3) F[i] = log, mask of W[i][k], i > k
-        mov  r7, a
         mov  a, _rs_k1
-        rl   a
-        add  a, #RS_FL(0)
-        mov  r0, a                ; &F[k+1]
-        mov  a, _k_ckl
-        add  a, _rs_k1
-        mov  r1, a
-    rs_fac:
-        movx a, @r1
-        inc  r1
-        mov  r5, a
-        movc a, @a+dptr
-        mov  @r0, a
-        inc  r0
-        mov  a, r5
-        add  a, #0xFF
-        clr  a
-        subb a, #0                ; 0xFF iff W[i][k] != 0
-        mov  @r0, a
-        inc  r0
-        djnz r7, rs_fac
+        cjne a, _k_dim, rs_cols
+        ljmp rs_last              ; public: the last pivot
+    rs_cols:
         ; ---- (4) columns j = k+1 .. n (n is the right-hand side)
         mov  a, _k_dim
         clr  c
@@ -610,17 +651,15 @@ void rs_solve(void) __naked
         addc a, #0                ; mod 255 (255 stands for 0)
         mov  r5, a
         mov  a, r6
-        dec  dph                  ; GFT_HIA
-        movc a, @a+dptr           ; 2 iff r == 0
-        mov  r4, a
-        add  a, #GFT_PAGE
-        mov  dph, a
-        mov  a, r4
-        rr   a
-        dec  a
+        add  a, #0xFF             ; C = (r != 0)
+        subb a, 0xe0
         mov  b, a                 ; 0xFF iff r != 0
         anl  a, r5
         mov  dpl, a
+        mov  a, b
+        add  a, 0xe0
+        add  a, #(GFT_PAGE + 2)
+        mov  dph, a
         mov  a, _k_j
         cjne a, #1, rs_keep       ; public: the right-hand side column
         clr  a
@@ -672,6 +711,12 @@ void rs_solve(void) __naked
         mov  a, _rs_rep
         add  a, #RS_REPB
         mov  _rs_rep, a
+        mov  a, _rs_f0
+        add  a, #RS_FFB
+        mov  _rs_f0, a
+        clr  a
+        addc a, _rs_f1
+        mov  _rs_f1, a
         mov  a, _rs_e0
         add  a, #RS_ELMB
         mov  _rs_e0, a
