@@ -66,9 +66,13 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
 # signing modules come first, so that their data bytes come first (the
 # 128-byte family's SIGN stack starts after them: sign.c).
+# (CARD_ROM: kernels_rom.c's area RGAP goes to the gap between the
+# interrupt vectors and GFT)
+gap=
+case " $* " in *CARD_ROM*) gap=-Wl-bRGAP=0x0011 ;; esac
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
-        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
+        -Wl-bGSINIT0=0x0500 $gap -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
@@ -131,11 +135,12 @@ relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
 }
 # In the ROM family: GFT + kernels_rom.c (the signing kernels, the layer
 # solver, SIGN's flow, central_eval; CSEG + CONST: the term table and the
-# run tables) + chacha.c; the command layer (rom.c) and COMMIT's
+# run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the command layer (rom.c) and COMMIT's
 # Gauss-Jordan (kernels_setup.c) are not counted.
 case " $* " in
 *CARD_ROM*)
     sign_code=$((1023 + $(relsz "$obj/kernels_rom.rel" CSEG) + $(relsz "$obj/kernels_rom.rel" CONST) \
+        + $(relsz "$obj/kernels_rom.rel" RGAP) \
         + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST))) ;;
 *)
     kern=$(relsz "$obj/kernels_sign.rel" CSEG)

@@ -74,69 +74,12 @@ __data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
 /*
- * Helpers (every one keeps B, R0..R3 and R6, R7):
+ * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
  *   rk_scal:  A = x  ->  DPTR = the scalar of x (R4)
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
  *   rk_l1mul: A = L1 p, DPTR = scalar of y  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
  */
-void rk_gmul(void) __naked
-{
-    __asm
-        xch  a, b
-        lcall _rk_l1of
-        xch  a, b
-        lcall _rk_scal
-        mov  a, b
-        sjmp _rk_l1mul
-    __endasm;
-}
-
-void rk_l1mul(void) __naked
-{
-    __asm
-        add  a, #0xFF             ; log p, C = (p != 0)
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p != 0
-        anl  a, r5
-        ret
-    __endasm;
-}
-
-void rk_scal(void) __naked
-{
-    __asm
-        mov  r4, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        add  a, #GFT_PAGE
-        xch  a, r4
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr           ; log x
-        mov  dpl, a
-        mov  dph, r4
-        ret
-    __endasm;
-}
-
-void rk_l1of(void) __naked
-{
-    __asm
-        mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        rr   a
-        dec  a                    ; 0xFF iff x != 0
-        xch  a, r5
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr
-        inc  a                    ; log x + 1
-        anl  a, r5
-        ret
-    __endasm;
-}
-
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM (chacha.c's stream_take) */
 void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 {
@@ -277,25 +220,6 @@ void matvec_rom(void) __naked
  * A one-unknown layer has no matrix term (gen_card.c checks it): its
  * system is [1 | r], and rk_build writes x[lo] = r itself.
  */
-void rk_layer(void) __naked
-{
-    __asm
-        mov  dptr, #_T_LAY
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_lo, a
-        inc  dptr
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_dim, a
-        inc  dptr
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_cnt, a
-        ret
-    __endasm;
-}
-
 void rk_build(void) __naked
 {
     __asm
@@ -842,6 +766,71 @@ void rk_solve(void) __naked
         djnz r7, rs_x
         ret
 #endif
+    __endasm;
+}
+
+/*
+ * The helpers above and rk_layer in the code area RGAP: the link places
+ * it in the gap between the interrupt vectors and GFT (build-image.sh),
+ * below 0x80 (ucsim 0.6.4 splits the lines of its internal RAM dump at
+ * addresses where it has run code, and tts-card reads 0x80..0xFF back).
+ */
+void rk_gap(void) __naked
+{
+    __asm
+        .area RGAP (CODE)
+    _rk_gmul::
+        xch  a, b
+        lcall _rk_l1of
+        xch  a, b
+        lcall _rk_scal
+        mov  a, b
+        sjmp _rk_l1mul
+    _rk_l1mul::
+        add  a, #0xFF             ; log p, C = (p != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff p != 0
+        anl  a, r5
+        ret
+    _rk_scal::
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr           ; log x
+        mov  dpl, a
+        mov  dph, r4
+        ret
+    _rk_l1of::
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        rr   a
+        dec  a                    ; 0xFF iff x != 0
+        xch  a, r5
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        inc  a                    ; log x + 1
+        anl  a, r5
+        ret
+    _rk_layer::
+        mov  dptr, #_T_LAY
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_lo, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_dim, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_cnt, a
+        ret
+        .area CSEG (CODE)
     __endasm;
 }
 
