@@ -65,7 +65,7 @@ typedef uint16_t arena_t;   /* an address in the arena */
 #elif defined(CARD_ROM)
 /* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
  * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
- * the rolled kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
+ * the kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F
@@ -138,9 +138,9 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #endif
 #ifdef CARD_ROM /* Gauss-Jordan's layout: COMMIT KEY solves there too */
 #define SST   GST
-/* the layers solved by kernels_sign.c's rolled solver when its U rows fit
- * the GST columns and its scratch (3 max(a, b)) the arena with x beside
- * the n x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
+/* the layers solved by kernels_rom.c's rs_solve when its U rows fit the
+ * GST columns and its scratch (3 max(a, b)) the arena with x beside the n
+ * x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
  * Gauss-Jordan */
 #if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56
 #define ROM_LAYER_GE

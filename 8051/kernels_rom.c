@@ -1,26 +1,28 @@
 /*
- * The rolled signing kernels of the ROM family (tts-M-N-rom.ihx,
- * -DCARD_ROM; docs/CARD.md, "The ROM family"): every loop rolled so that
- * the signing path fits an 8051AH's 4 KB of ROM beside the command layer
- * (rom.c). The same algebra, forms and constant-time rules as
- * kernels_sign.c: the stored key in L1 form, x values turned into scalars
- * (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a mask or
- * the zero page of GFT, every loop bound and branch on a public size or
- * index. Here:
+ * The signing kernels of the ROM family (tts-M-N-rom.ihx, -DCARD_ROM;
+ * docs/CARD.md, "The ROM family"): small enough for the signing path to
+ * sit beside the command layer (rom.c), with the few inner loops that set
+ * the speed written out. The same algebra, forms and constant-time rules
+ * as kernels_sign.c: the stored key in L1 form, x values turned into
+ * scalars (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a
+ * mask or the zero page of GFT, every loop bound and branch on a public
+ * size or index. Here:
  *   - the GF(256) table, the arena, the key's run tables, and the term
  *     table T_UW: the layer build is a loop over it (two bytes a term, the
  *     row counted: every row of a layer has TTS_TPRL terms), not generated
  *     code;
- *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key;
+ *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key, the
+ *     rows written out;
  *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST,
- *     card.h: SST), solved by layer_solve of kernels_sign.c (elimination
- *     and back substitution, rolled) where its scratch fits (card.h:
- *     ROM_LAYER_GE), else by Gauss-Jordan (kernels_setup.c), which also
- *     solves COMMIT KEY's n x n systems (its scratch fits the arena);
+ *     card.h: SST), built row by row in internal RAM (rk_build), solved by
+ *     rs_solve (elimination and back substitution, the rows below the
+ *     pivot written out) where its scratch fits (card.h: ROM_LAYER_GE),
+ *     else by Gauss-Jordan (kernels_setup.c), which also solves COMMIT
+ *     KEY's n x n systems (its scratch fits the arena);
  *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
  *   - sign: one SIGN after the counter (rom.c).
  * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
- * solver's), and rk_*.
+ * kernels'), and rk_*.
  */
 #define CARD_WANT_GFT
 #include "kernels.h"
@@ -55,12 +57,13 @@ __code const uint8_t T_LAY[12] = {
 #define RB_WOB 8    /* bytes of a column of rk_build's write-out */
 #define RB_PGB 2    /* of its move to the first page */
 
-/* Gauss-Jordan's (kernels_setup.c) and the layer solver's (kernels_sign.c),
- * k_lo and k_dim the layer (first variable, size); the row being built
- * (k_st: the solver's, which runs after the build); the layer's offset in
- * T_LAY (with the layer solver: k_cols, Gauss-Jordan's and the matvec's,
- * which do not run in the layer loop); two pointers (table, coefficients;
- * the matvec's s and out), the attempt's verdict */
+/* Gauss-Jordan's (kernels_setup.c), also the scratch of the matvec, the
+ * layer build and rs_solve (which do not run during Gauss-Jordan); k_lo
+ * and k_dim the layer (first variable, size); the row being built (k_st,
+ * rs_solve's after the build); the layer's offset in T_LAY (with
+ * rs_solve: k_cols, Gauss-Jordan's, which does not run in the layer
+ * loop); two pointers (table, coefficients; the matvec's s and out), the
+ * attempt's verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_st, k_lo, k_dim;
 #define _rk_row _k_st
@@ -439,18 +442,19 @@ void rk_build(void) __naked
  * W[k][j] + the masked rows, q = r / p as a scalar (log r + 255 - log p
  * with end-around carry, the zero page when r == 0), its LM form kept at
  * SUOFF + 2k of column j (or q itself to IX[lo + k] for the right-hand
- * side), and W[i][j] ^= F[i] q for i > k. The loops over the rows below
- * the pivot are written out (rs_ff, rs_rep, rs_elm; F and FIX at direct
- * addresses, IA[0 .. 3 LDMAX)), entered at row k + 1 (JMP @A+DPTR, or a
- * RET to the address pushed) and run to row LDMAX - 1 (the zero rows
- * change nothing): 19 machine cycles an entry for (1) and (3), 5 + 11 for
- * (4). Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo +
- * j] for i < j. Every loop bound and branch depends on n, k, j only; a
+ * side), and W[i][j] ^= F[i] q for i > k. F[i] and FIX[i] are the
+ * triple IA[3i .. 3i + 3) (direct addresses); (1) and (3) are one loop
+ * over the rows k+1 .. LDMAX-1, 24 machine cycles a row; the two loops of
+ * (4) over the rows below the pivot are written out (rs_rep, rs_elm),
+ * entered at row k + 1 (JMP @A+DPTR, or a RET to the address pushed) and
+ * run to row LDMAX - 1 (the zero rows change nothing): 5 + 11 cycles an
+ * entry. Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo
+ * + j] for i < j. Every loop bound and branch depends on n, k, j only; a
  * zero pivot (rk_ok = 0) gives garbage from in-bounds reads.
  */
-#define RS_FL(i)  (IA_ABS + 2 * (i))
-#define RS_FM(i)  (IA_ABS + 2 * (i) + 1)
-#define RS_FIX(i) (IA_ABS + 2 * LDMAX + (i))
+#define RS_FL(i)  (IA_ABS + 3 * (i))
+#define RS_FM(i)  (IA_ABS + 3 * (i) + 1)
+#define RS_FIX(i) (IA_ABS + 3 * (i) + 2)
 #define RS_REPB 6                 /* bytes of a row of rs_rep */
 #define RS_ELMB 10                /* of rs_elm */
 #if (LDMAX - 1) * RS_REPB > 255
@@ -463,9 +467,7 @@ void rk_build(void) __naked
 #define _rs_rep _k_rows           /* RS_REPB k: the entry of rs_rep */
 #define _rs_e0  _k_st             /* the entry of rs_elm, low */
 #define _rs_e1  _k_t1             /* and high */
-#define _rs_f0  _k_ok             /* the entry of rs_ff */
-#define _rs_f1  _k_Whi
-#define RS_FFB 24                 /* bytes of a row of rs_ff */
+
 void rs_solve(void) __naked
 {
     __asm
@@ -480,9 +482,6 @@ void rs_solve(void) __naked
         mov  dptr, #rs_elm
         mov  _rs_e0, dpl
         mov  _rs_e1, dph
-        mov  dptr, #rs_ff
-        mov  _rs_f0, dpl
-        mov  _rs_f1, dph
     rs_piv:
         mov  P2, _k_ckp
         mov  a, _k_k
@@ -495,32 +494,40 @@ void rs_solve(void) __naked
         movx a, @r0
         mov  r6, a                ; pivot
         mov  dptr, #GFT_LOGA
-        push _rs_f0
-        push _rs_f1
-        ret                       ; to rs_ff + RS_FFB k
         ; ---- (1), (3) per row i > k: FIX[i] = (pivot == 0), the pivot
-        ; accumulated, F[i] = log, mask of W[i][k]
+        ; accumulated, F[i] = log, mask of W[i][k] (rows k+1 .. LDMAX-1)
+        mov  a, #(LDMAX - 1)
+        clr  c
+        subb a, _k_k
+        jz   rs_ffz               ; public: the last row
+        mov  r7, a
+        mov  a, _rs_k1
+        mov  b, #3
+        mul  ab
+        add  a, #RS_FL(0)
+        mov  r0, a                ; &F[k+1]
     rs_ff:
-        rs_i = 1
-        .rept LDMAX - 1
         movx a, @r1
         inc  r1
         mov  r5, a                ; W[i][k]
         movc a, @a+dptr
-        mov  (RS_FL(0) + 2 * rs_i), a
+        mov  @r0, a
+        inc  r0
         mov  a, r5
         add  a, #0xFF
         subb a, 0xe0
-        mov  (RS_FM(0) + 2 * rs_i), a
+        mov  @r0, a
+        inc  r0
         mov  a, r6
         add  a, #0xFF
         subb a, 0xe0
         cpl  a                    ; 0xFF iff pivot == 0
-        mov  (RS_FIX(0) + rs_i), a
+        mov  @r0, a
+        inc  r0
         anl  a, r5
         xrl  0x06, a              ; R6 (bank 0)
-        rs_i = rs_i + 1
-        .endm
+        djnz r7, rs_ff
+    rs_ffz:
         ; ---- (2) ok, 255 - log p
         mov  a, r6
         add  a, #0xFF
@@ -531,8 +538,7 @@ void rs_solve(void) __naked
         movc a, @a+dptr           ; GFT_LOGA
         cpl  a
         mov  _rs_inv, a
-        mov  r2, _k_ckl
-        mov  r3, _k_ckp
+        mov  r2, _k_ckl           ; (P2 = the page of column k)
         mov  a, _rs_k1
         cjne a, _k_dim, rs_cols
         ljmp rs_last              ; public: the last pivot
@@ -547,9 +553,8 @@ void rs_solve(void) __naked
         add  a, #SST
         mov  r2, a
         jnc  rs_colp              ; public: the column
-        inc  r3
+        inc  P2
     rs_colp:
-        mov  P2, r3
         add  a, _k_k
         mov  r1, a
         movx a, @r1               ; W[k][j]
@@ -563,7 +568,7 @@ void rs_solve(void) __naked
         .rept LDMAX - 1
         movx a, @r1
         inc  r1
-        anl  a, (RS_FIX(0) + rs_i)
+        anl  a, (RS_FIX(0) + 3 * rs_i)
         xrl  0x06, a              ; R6 (bank 0)
         rs_i = rs_i + 1
         .endm
@@ -612,9 +617,9 @@ void rs_solve(void) __naked
         .rept LDMAX - 1
         movx a, @r1
         mov  r5, a
-        mov  a, (RS_FL(0) + 2 * rs_i)
+        mov  a, (RS_FL(0) + 3 * rs_i)
         movc a, @a+dptr
-        anl  a, (RS_FM(0) + 2 * rs_i)
+        anl  a, (RS_FM(0) + 3 * rs_i)
         xrl  a, r5
         movx @r1, a
         inc  r1
@@ -635,12 +640,6 @@ void rs_solve(void) __naked
         mov  a, _rs_rep
         add  a, #RS_REPB
         mov  _rs_rep, a
-        mov  a, _rs_f0
-        add  a, #RS_FFB
-        mov  _rs_f0, a
-        clr  a
-        addc a, _rs_f1
-        mov  _rs_f1, a
         mov  a, _rs_e0
         add  a, #RS_ELMB
         mov  _rs_e0, a
@@ -656,7 +655,7 @@ void rs_solve(void) __naked
         add  a, #SST
         mov  r1, a
         clr  a
-        addc a, r3
+        addc a, P2
         mov  P2, a                ; column n
         mov  a, r1
         add  a, _k_k
