@@ -25,7 +25,7 @@ links="main apdu io kernels_sign chacha sign gf kernels_setup key pk"
 case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
 *CARD_ROM*) isize=128 cpu=8051 model=--model-small
-    mods="rom kernels_rom kernels_sign kernels_setup chacha" links=$mods ;;
+    mods="rom kernels_rom kernels_setup chacha" links=$mods ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
 for f in $mods; do
@@ -66,9 +66,13 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
 # signing modules come first, so that their data bytes come first (the
 # 128-byte family's SIGN stack starts after them: sign.c).
+# (CARD_ROM: kernels_rom.c's area RGAP goes to the gap between the
+# interrupt vectors and GFT)
+gap=
+case " $* " in *CARD_ROM*) gap=-Wl-bRGAP=0x0011 ;; esac
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
-        -Wl-bGSINIT0=0x0500 -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
+        -Wl-bGSINIT0=0x0500 $gap -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
         >"$obj/link.log" 2>&1 || { cat "$obj/link.log" >&2; exit 1; }
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
@@ -129,15 +133,15 @@ code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$b
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
-# In the ROM family: GFT + kernels_rom.c (the rolled kernels, SIGN's flow,
-# central_eval; CSEG + CONST: the term table and the run tables) + chacha.c
-# + kernels_sign.c (its layer solver alone); the command layer (rom.c) and
-# COMMIT's Gauss-Jordan (kernels_setup.c) are not counted.
+# In the ROM family: GFT + kernels_rom.c (the signing kernels, the layer
+# solver, SIGN's flow, central_eval; CSEG + CONST: the term table and the
+# run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the command layer (rom.c) and COMMIT's
+# Gauss-Jordan (kernels_setup.c) are not counted.
 case " $* " in
 *CARD_ROM*)
     sign_code=$((1023 + $(relsz "$obj/kernels_rom.rel" CSEG) + $(relsz "$obj/kernels_rom.rel" CONST) \
-        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) \
-        + $(relsz "$obj/kernels_sign.rel" CSEG))) ;;
+        + $(relsz "$obj/kernels_rom.rel" RGAP) \
+        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST))) ;;
 *)
     kern=$(relsz "$obj/kernels_sign.rel" CSEG)
     terms=0

@@ -13,10 +13,10 @@
  * family and for the cross-test, tests/test_card.sh):
  *
  *   kernel            256-byte          128-byte, n <= 32      C twin    ROM family
- *   signing matvec    kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c (rolled)
+ *   signing matvec    kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c
  *   layer build       kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c (term table)
  *                     (generated code)  (generated code)
- *   layer solver      kernels_sign.c    kernels_sign.c         sign.c    kernels_sign.c (rolled), or
+ *   layer solver      kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c, or
  *                     (written out for a, b <= 9)                        Gauss-Jordan for n = 32
  *   Gauss-Jordan      kernels_setup.c   kernels_setup.c        gf.c      kernels_setup.c (COMMIT)
  *                                       (on the arena: ka_call)

@@ -55,7 +55,7 @@ typedef uint16_t arena_t;   /* an address in the arena */
 #elif defined(CARD_ROM)
 /* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
  * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
- * the rolled kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
+ * the kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F

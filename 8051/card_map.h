@@ -24,9 +24,9 @@
 #endif
 #ifdef CARD_ROM /* Gauss-Jordan's layout: COMMIT KEY solves there too */
 #define SST   GST
-/* the layers solved by kernels_sign.c's rolled solver when its U rows fit
- * the GST columns and its scratch (3 max(a, b)) the arena with x beside
- * the n x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
+/* the layers solved by kernels_rom.c's rs_solve when its U rows fit the
+ * GST columns and its scratch (3 max(a, b)) the arena with x beside the n
+ * x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
  * Gauss-Jordan */
 #if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56
 #define ROM_LAYER_GE

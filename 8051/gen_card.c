@@ -314,7 +314,8 @@ int main(int argc, char **argv)
         /* the ROM family's term table (kernels_rom.c): per layer the same
          * number of terms in every row (TTS_TPRL), and per term two bytes,
          * TX(u) and TC(w - lo) for a matrix entry or TW(w) for a
-         * right-hand-side product (macros of kernels_rom.c) */
+         * right-hand-side product (macros of kernels_rom.c); the
+         * one-unknown layers have no matrix entry */
         printf("#define T_UW_INIT {");
         for (int L = 0; L < 4; L++) {
             int lo = L == 0 ? P->v : L == 1 ? P->v + P->a : L == 2 ? P->v + P->a + 1 : P->v + P->a + 2;
@@ -326,6 +327,8 @@ int main(int argc, char **argv)
                 const tts_term *T = &P->terms[t];
                 if (T->row != lo + (t - (int)P->layer[L]) / (nt / dim))
                     return 1; /* not the same number of terms a row */
+                if (dim == 1 && T->w >= lo)
+                    return 1; /* the kernels solve a one-unknown layer as [1 | r] */
                 printf("%s TX(%d), %s(%d)%s", (t - P->layer[0]) % 6 ? "" : " \\\n   ", T->u,
                        T->w >= lo ? "TC" : "TW", T->w >= lo ? T->w - lo : T->w, t + 1 < C ? "," : "");
             }

@@ -1,26 +1,28 @@
 /*
- * The rolled signing kernels of the ROM family (tts-M-N-rom.ihx,
- * -DCARD_ROM; docs/CARD.md, "The ROM family"): every loop rolled so that
- * the signing path fits an 8051AH's 4 KB of ROM beside the command layer
- * (rom.c). The same algebra, forms and constant-time rules as
- * kernels_sign.c: the stored key in L1 form, x values turned into scalars
- * (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a mask or
- * the zero page of GFT, every loop bound and branch on a public size or
- * index. Here:
+ * The signing kernels of the ROM family (tts-M-N-rom.ihx, -DCARD_ROM;
+ * docs/CARD.md, "The ROM family"): small enough for the signing path to
+ * sit beside the command layer (rom.c), with the few inner loops that set
+ * the speed written out. The same algebra, forms and constant-time rules
+ * as kernels_sign.c: the stored key in L1 form, x values turned into
+ * scalars (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a
+ * mask or the zero page of GFT, every loop bound and branch on a public
+ * size or index. Here:
  *   - the GF(256) table, the arena, the key's run tables, and the term
  *     table T_UW: the layer build is a loop over it (two bytes a term, the
  *     row counted: every row of a layer has TTS_TPRL terms), not generated
  *     code;
- *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key;
+ *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key, the
+ *     rows written out;
  *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST,
- *     card.h: SST), solved by layer_solve of kernels_sign.c (elimination
- *     and back substitution, rolled) where its scratch fits (card.h:
- *     ROM_LAYER_GE), else by Gauss-Jordan (kernels_setup.c), which also
- *     solves COMMIT KEY's n x n systems (its scratch fits the arena);
+ *     card.h: SST), built row by row in internal RAM (rk_build), solved by
+ *     rs_solve (elimination and back substitution, the rows below the
+ *     pivot written out) where its scratch fits (card.h: ROM_LAYER_GE),
+ *     else by Gauss-Jordan (kernels_setup.c), which also solves COMMIT
+ *     KEY's n x n systems (its scratch fits the arena);
  *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
  *   - sign: one SIGN after the counter (rom.c).
  * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
- * solver's), and rk_*.
+ * kernels'), and rk_*.
  */
 #define CARD_WANT_GFT
 #include "kernels.h"
@@ -39,7 +41,7 @@ __code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
  * or TW(w) = 0x80 | &x[w] (a right-hand-side product), in secret-key
  * coefficient order (gen_card.c) */
 #define TX(u) (uint8_t)(IA_ABS + IX_OFF + (u))
-#define TC(c) (c)
+#define TC(c) (uint8_t)(IA_ABS + (c))
 #define TW(w) (uint8_t)(0x80 | (IA_ABS + IX_OFF + (w)))
 __code const uint8_t T_UW[2 * C] = T_UW_INIT;
 /* the layers: first variable, size, terms a row */
@@ -49,13 +51,19 @@ __code const uint8_t T_LAY[12] = {
 #if X_SL & 0xFF
 #error "kernels_rom.c: the layer system must start on a page"
 #endif
+#if GST != 32
+#error "kernels_rom.c: rk_build writes columns of 32 bytes, 8 a page"
+#endif
+#define RB_WOB 8    /* bytes of a column of rk_build's write-out */
+#define RB_PGB 2    /* of its move to the first page */
 
-/* Gauss-Jordan's (kernels_setup.c) and the layer solver's (kernels_sign.c),
- * k_lo and k_dim the layer (first variable, size); the row being built
- * (k_st: the solver's, which runs after the build); the layer's offset in
- * T_LAY (with the layer solver: k_cols, Gauss-Jordan's and the matvec's,
- * which do not run in the layer loop); two pointers (table, coefficients;
- * the matvec's s and out), the attempt's verdict */
+/* Gauss-Jordan's (kernels_setup.c), also the scratch of the matvec, the
+ * layer build and rs_solve (which do not run during Gauss-Jordan); k_lo
+ * and k_dim the layer (first variable, size); the row being built (k_st,
+ * rs_solve's after the build); the layer's offset in T_LAY (with
+ * rs_solve: k_cols, Gauss-Jordan's, which does not run in the layer
+ * loop); two pointers (table, coefficients; the matvec's s and out), the
+ * attempt's verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_st, k_lo, k_dim;
 #define _rk_row _k_st
@@ -69,69 +77,12 @@ __data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
 /*
- * Helpers (every one keeps B, R0..R3 and R6, R7):
+ * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
  *   rk_scal:  A = x  ->  DPTR = the scalar of x (R4)
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
  *   rk_l1mul: A = L1 p, DPTR = scalar of y  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
  */
-void rk_gmul(void) __naked
-{
-    __asm
-        xch  a, b
-        lcall _rk_l1of
-        xch  a, b
-        lcall _rk_scal
-        mov  a, b
-        sjmp _rk_l1mul
-    __endasm;
-}
-
-void rk_l1mul(void) __naked
-{
-    __asm
-        add  a, #0xFF             ; log p, C = (p != 0)
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p != 0
-        anl  a, r5
-        ret
-    __endasm;
-}
-
-void rk_scal(void) __naked
-{
-    __asm
-        mov  r4, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        add  a, #GFT_PAGE
-        xch  a, r4
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr           ; log x
-        mov  dpl, a
-        mov  dph, r4
-        ret
-    __endasm;
-}
-
-void rk_l1of(void) __naked
-{
-    __asm
-        mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        rr   a
-        dec  a                    ; 0xFF iff x != 0
-        xch  a, r5
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr
-        inc  a                    ; log x + 1
-        anl  a, r5
-        ret
-    __endasm;
-}
-
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM (chacha.c's stream_take) */
 void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 {
@@ -150,11 +101,13 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 }
 
 /*
- * out = s + K x: K the stored key's L1 matrix of the run table in DPTR
- * (triples page, offset, columns; each column k_rows bytes), x = IX[0 ..
- * k_cols), s at rk_p0, out at rk_p1 (XDATA); the accumulator IA[0 ..
- * rows). Column c: x[c] as the scalar DPTR, then per row one L1 product,
- * two rows an iteration (rows even): 13 machine cycles an entry.
+ * out = s + K x: K the stored key's square L1 matrix of the run table in
+ * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
+ * with F0 set), x = IX[0 .. k_rows), s at rk_p0, out at rk_p1 (XDATA). The
+ * accumulator is IA[N - k_rows .. N), at direct addresses: the rows are
+ * written out (mr_rows, N of them; S1's M rows enter at row N - M).
+ * Column c: x[c] as the scalar DPTR, then per row one L1 product XORed
+ * into its accumulator byte: 10 machine cycles an entry.
  */
 void matvec_rom(void) __naked
 {
@@ -163,7 +116,10 @@ void matvec_rom(void) __naked
         mov  r3, dph              ; the run table
         mov  dpl, _rk_p0
         mov  dph, (_rk_p0 + 1)
-        mov  r0, #_IA
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _k_rows
+        mov  r0, a
         mov  r7, _k_rows
     mr_init:
         movx a, @dptr
@@ -171,7 +127,7 @@ void matvec_rom(void) __naked
         mov  @r0, a
         inc  r0
         djnz r7, mr_init
-        mov  r6, _k_cols
+        mov  r6, _k_rows
         mov  b, #(_IA + IX_OFF)   ; &x[c]
         mov  _k_j, #1
     mr_col:
@@ -180,11 +136,11 @@ void matvec_rom(void) __naked
         mov  dph, r3
         clr  a
         movc a, @a+dptr
-        mov  _k_ckp, a            ; page
+        mov  P2, a                ; page
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_ckl, a            ; offset
+        mov  r1, a                ; offset
         inc  dptr
         clr  a
         movc a, @a+dptr
@@ -194,21 +150,24 @@ void matvec_rom(void) __naked
         mov  r3, dph
     mr_same:
         mov  r0, b
-        mov  a, @r0
+        mov  a, @r0               ; x[c] as the scalar DPTR
         inc  b
-        lcall _rk_scal
-        mov  P2, _k_ckp
-        mov  r0, _k_ckl
-        mov  a, r0
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[c] == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r4
+        mov  a, r1
+        mov  r0, a                ; the column
         add  a, _k_rows
-        mov  _k_ckl, a            ; the next column of the run
-        mov  r1, #_IA
-        mov  a, _k_rows
-        clr  c
-        rrc  a
-        mov  r7, a
-    mr_row:
-        .rept 2
+        mov  r1, a                ; the next column of the run
+        jb   F0, mr_rm             ; the column into the accumulator
+        mr_k = 0
+        .rept N - M
         movx a, @r0               ; L1 K[r][c]
         inc  r0
         add  a, #0xFF             ; log, C = (K[r][c] != 0)
@@ -216,13 +175,26 @@ void matvec_rom(void) __naked
         mov  r5, a
         subb a, 0xe0              ; 0xFF iff K[r][c] != 0
         anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
+        xrl  (_IA + mr_k), a
+        mr_k = mr_k + 1
         .endm
-        djnz r7, mr_row
-        djnz r6, mr_col
-        mov  r0, #_IA
+    mr_rm:
+        .rept M
+        movx a, @r0
+        inc  r0
+        add  a, #0xFF
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0
+        anl  a, r5
+        xrl  (_IA + mr_k), a
+        mr_k = mr_k + 1
+        .endm
+        djnz r6, mr_colj
+        mov  a, #(_IA + N)
+        clr  c
+        subb a, _k_rows
+        mov  r0, a
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
         mov  r7, _k_rows
@@ -233,113 +205,104 @@ void matvec_rom(void) __naked
         inc  r0
         djnz r7, mr_out
         ret
+    mr_colj:
+        ljmp mr_col
     __endasm;
 }
 
 /*
  * rk_layer: the layer of T_LAY at rk_lay (k_lo, k_dim; TTS_TPRL in
- * k_cnt). rk_col: A = a column -> DPTR = its row rk_row (X_SL + c GST +
- * row). rk_build: the layer's system (docs/SPEC.md 4.6) at X_SL:
- * identity, right-hand side = u[lo - v ..], then its terms from the table
- * at rk_p0 and the L1 coefficients at rk_p1 (both advanced): p_t x[u] to
- * entry [row][w - lo], or p_t x[u] x[w] to the right-hand side (the
- * table's flag bit: a public index). 60 machine cycles a matrix term.
+ * k_cnt). rk_build: the layer's system (docs/SPEC.md 4.6), row by row in
+ * IA[0 .. dim] (the identity's row, the right-hand side u[lo - v + row]),
+ * then the row's terms from the table at rk_p0 and the L1 coefficients at
+ * rk_p1 (both advanced): p_t x[u] to the row's byte of column w - lo (the
+ * table holds its address; 46 machine cycles a term), or p_t x[u] x[w]
+ * to the right-hand side (the table's flag bit: a public index). Each row
+ * then goes to X_SL (column c at X_SL + c GST, written out from column
+ * dim down, the buffer cleared on the way), then zero rows up to LDMAX.
+ * A one-unknown layer has no matrix term (gen_card.c checks it): its
+ * system is [1 | r], and rk_build writes x[lo] = r itself.
  */
-void rk_layer(void) __naked
-{
-    __asm
-        mov  dptr, #_T_LAY
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_lo, a
-        inc  dptr
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_dim, a
-        inc  dptr
-        mov  a, _rk_lay
-        movc a, @a+dptr
-        mov  _k_cnt, a
-        ret
-    __endasm;
-}
-
-void rk_col(void) __naked
-{
-    __asm
-        mov  b, #GST
-        mul  ab
-        add  a, _rk_row
-        mov  dpl, a
-        mov  a, b
-        addc a, #(X_SL >> 8)
-        mov  dph, a
-        ret
-    __endasm;
-}
-
 void rk_build(void) __naked
 {
     __asm
         lcall _rk_layer
-        ; identity and right-hand side, column by column (rows 0 .. dim-1)
+        mov  r0, _rk_p1
+        mov  P2, (_rk_p1 + 1)     ; the coefficients, P2:R0
         mov  _rk_row, #0
-        mov  r6, #0               ; column
-    rb_idc:
-        mov  a, r6
-        lcall _rk_col
+        mov  a, _k_dim
+        add  a, #_IA
+        mov  _k_j, a              ; &row[dim]: the right-hand side
+        ; the row buffer IA[0 .. dim] cleared (then by each write-out);
+        ; the entry of the write-out (rb_wo at column dim), its first column
+        mov  r1, #_IA
         mov  r7, _k_dim
-        mov  r5, #0               ; row
-    rb_idr:
-        mov  a, r5
-        xrl  a, r6
-        add  a, #0xFF
-        cpl  c
         clr  a
-        rlc  a                    ; 1 on the diagonal (public)
-        movx @dptr, a
-        inc  dptr
-        inc  r5
-        djnz r7, rb_idr
-        inc  r6
-        mov  a, r6
-        cjne a, _k_dim, rb_idc
-        lcall _rk_col             ; A = dim: the right-hand side, u[lo - v ..]
-        mov  r0, dpl
-        mov  P2, dph
+    rb_clr:
+        mov  @r1, a
+        inc  r1
+        djnz r7, rb_clr
+        mov  a, #LDMAX
+        clr  c
+        subb a, _k_dim
+        mov  b, #RB_WOB
+        mul  ab
+        mov  r7, a
+        mov  a, _k_dim
+        mov  b, #GST
+        mul  ab
+        mov  _k_ckp, a            ; the low byte of dim GST
+        mov  a, b
+        add  a, #(X_SL >> 8)
+        mov  _k_t1, a             ; and its page
+#if LDMAX >= 8
+        mov  a, b
+        jnz  rb_e8                ; public: column dim in the second page
+        mov  a, r7
+        add  a, #RB_PGB
+        mov  r7, a
+    rb_e8:
+#endif
+        mov  _k_ckl, r7
+    rb_row:
+        ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
         mov  a, _k_lo
+        add  a, _rk_row
         add  a, #((X_U - V) & 0xFF)
         mov  dpl, a
         clr  a
         addc a, #((X_U - V) >> 8)
         mov  dph, a
-        mov  r7, _k_dim
-    rb_rhs0:
         movx a, @dptr
-        inc  dptr
-        movx @r0, a
-        inc  r0
-        djnz r7, rb_rhs0
-        ; the terms, row by row; the coefficients through P2:R0
-        mov  r0, _rk_p1
-        mov  P2, (_rk_p1 + 1)
-    rb_row:
+        mov  r1, a
+        mov  a, _k_dim
+        add  a, #_IA
+        xch  a, r1
+        mov  @r1, a
+        mov  a, _rk_row
+        add  a, #_IA
+        mov  r1, a
+        mov  @r1, #1
+        ; the terms of the row: the table at R3:R2, the byte R6
+        mov  r2, _rk_p0
+        mov  r3, (_rk_p0 + 1)
+        mov  r6, #0
         mov  r7, _k_cnt
     rb_term:
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
-        clr  a
+        mov  dpl, r2
+        mov  dph, r3
+        mov  a, r6
         movc a, @a+dptr
         mov  r1, a                ; &x[u]
-        inc  dptr
-        clr  a
+        inc  r6
+        mov  a, @r1
+        mov  r4, a                ; x[u]
+        mov  a, r6
         movc a, @a+dptr
-        mov  r2, a                ; column, or 0x80 | &x[w]
-        inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
-        mov  a, @r1               ; x[u] as the scalar DPTR
-        mov  r4, a
+        inc  r6
+        jb   acc.7, rb_rhs        ; public: the kind of the term
+        mov  r1, a                ; &row[w - lo]
+        mov  a, r4                ; x[u] as the scalar DPTR
         mov  dptr, #GFT_HIA
         movc a, @a+dptr           ; 2 iff x[u] == 0
         add  a, #GFT_PAGE
@@ -355,54 +318,424 @@ void rk_build(void) __naked
     rb_samep:
         add  a, #0xFF             ; log p_t, C = (p_t != 0)
         movc a, @a+dptr
-        mov  r3, a
+        mov  r5, a
         subb a, 0xe0              ; 0xFF iff p_t != 0
-        anl  a, r3
-        mov  r3, a                ; cu = p_t x[u]
-        mov  a, r2
-        jnb  acc.7, rb_mat        ; public: the kind of the term
+        anl  a, r5                ; p_t x[u]
+        xrl  a, @r1
+        mov  @r1, a
+        djnz r7, rb_term
+        sjmp rb_rend
+    rb_rhs:
+        ; p_t x[u] x[w]: DPTR the scalar of x[u], A = log p_t + log x[w]
+        ; (mod 255), B the mask of p_t x[w]
         anl  a, #0x7F
         mov  r1, a
-        mov  b, @r1               ; x[w]
-        mov  a, r3
-        lcall _rk_gmul
-        mov  r3, a
-        mov  a, _k_dim
-    rb_mat:
-        mov  b, #GST
-        mul  ab
-        add  a, _rk_row
+        mov  a, @r1               ; x[w]
+        mov  r5, a
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        xch  a, r5                ; log x[w]
+        add  a, #0xFF
+        subb a, 0xe0
+        mov  b, a                 ; 0xFF iff x[w] != 0
+        movx a, @r0               ; L1 p_t
+        inc  r0
+        cjne r0, #0, rb_samepr    ; public: the next page
+        inc  P2
+    rb_samepr:
+        add  a, #0xFF             ; log p_t, C = (p_t != 0)
+        mov  r1, a
+        subb a, 0xe0              ; 0xFF iff p_t != 0
+        anl  b, a
+        mov  a, r1
+        add  a, r5
+        addc a, #0                ; (255 stands for 0)
+        xch  a, r4
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x[u] == 0
+        add  a, #GFT_PAGE
+        xch  a, r5
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
         mov  dpl, a
-        mov  a, b
-        add  a, #(X_SL >> 8)
-        mov  dph, a
-        movx a, @dptr
-        xrl  a, r3
-        movx @dptr, a
+        mov  dph, r5
+        mov  a, r4
+        movc a, @a+dptr
+        anl  a, b
+        mov  r1, _k_j             ; &row[dim]
+        xrl  a, @r1
+        mov  @r1, a
         djnz r7, rb_term
+    rb_rend:
+        mov  a, r2
+        add  a, r6
+        mov  _rk_p0, a
+        clr  a
+        addc a, r3
+        mov  (_rk_p0 + 1), a
+        mov  a, _k_dim
+        dec  a
+        jnz  rb_out               ; public: a one-unknown layer
+        ; (no matrix term: its system is [1 | r], x[lo] = r)
+        mov  a, _k_lo
+        add  a, #(_IA + IX_OFF)
+        mov  r1, a
+        mov  @r1, (_IA + 1)
+        ljmp rb_done
+    rb_out:
+        ; the row to X_SL (column c at X_SL + c GST + row), from column
+        ; dim down to 0, each byte of the buffer cleared
+        mov  r3, P2
+        mov  P2, _k_t1
+        mov  a, _k_ckp
+        add  a, _rk_row
+        mov  r1, a
+        mov  dptr, #rb_wo
+        mov  a, _k_ckl
+        jmp  @a+dptr
+    rb_wo:
+        rb_c = LDMAX
+        .rept LDMAX + 1
+        clr  a
+        xch  a, (_IA + rb_c)
+        movx @r1, a
+        mov  a, r1
+        add  a, #(0x100 - GST)
+        mov  r1, a
+        .if rb_c - 8
+        .else
+        dec  P2                   ; (columns 0 .. 7 in the first page)
+        .endif
+        rb_c = rb_c - 1
+        .endm
+        mov  P2, r3
         inc  _rk_row
         mov  a, _rk_row
-        cjne a, _k_dim, rb_row
+        clr  c
+        subb a, _k_dim
+        jc   rb_next              ; public: the next row
+        ; rows dim .. LDMAX - 1: zero (the solver reads them)
+        mov  a, _rk_row
+        cjne a, #LDMAX, rb_zero
+    rb_done:
         mov  _rk_p1, r0
         mov  (_rk_p1 + 1), P2
         ret
+    rb_next:
+        ljmp rb_row
+    rb_zero:
+        ljmp rb_out
     __endasm;
 }
 
+#ifdef ROM_LAYER_GE
+/*
+ * The layer solver (the algebra of kernels_sign.c's solve_asm, so the
+ * same solutions and verdicts): the system at X_SL (column j at X_SL + j
+ * SST, rows 0 .. n-1, the right-hand side in column n; rows n .. LDMAX-1
+ * zero: rk_build writes them), n = k_dim, into IX[lo .. lo + n); rk_ok &=
+ * (no zero pivot). Gaussian elimination with the pivot repair of
+ * gauss_asm, then back substitution. Per pivot k: (1) repair masks FIX[i]
+ * = (pivot == 0) for i > k, accumulating the pivot p, and (3) log/mask
+ * pairs F[i] of W[i][k]; (2) rk_ok &= p != 0; (4) per column j > k: r =
+ * W[k][j] + the masked rows, q = r / p as a scalar (log r + 255 - log p
+ * with end-around carry, the zero page when r == 0), its LM form kept at
+ * SUOFF + 2k of column j (or q itself to IX[lo + k] for the right-hand
+ * side), and W[i][j] ^= F[i] q for i > k. F[i] and FIX[i] are the
+ * triple IA[3i .. 3i + 3) (direct addresses); (1) and (3) are one loop
+ * over the rows k+1 .. LDMAX-1, 24 machine cycles a row; the two loops of
+ * (4) over the rows below the pivot are written out (rs_rep, rs_elm),
+ * entered at row k + 1 (JMP @A+DPTR, or a RET to the address pushed) and
+ * run to row LDMAX - 1 (the zero rows change nothing): 5 + 11 cycles an
+ * entry. Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo
+ * + j] for i < j. Every loop bound and branch depends on n, k, j only; a
+ * zero pivot (rk_ok = 0) gives garbage from in-bounds reads.
+ */
+#define RS_FL(i)  (IA_ABS + 3 * (i))
+#define RS_FM(i)  (IA_ABS + 3 * (i) + 1)
+#define RS_FIX(i) (IA_ABS + 3 * (i) + 2)
+#define RS_REPB 6                 /* bytes of a row of rs_rep */
+#define RS_ELMB 10                /* of rs_elm */
+#if (LDMAX - 1) * RS_REPB > 255
+#error "kernels_rom.c: rs_rep is entered by JMP @A+DPTR"
+#endif
+#define _rs_inv _k_acc
+#define _rs_u2k _k_x
+#define _rs_xk  _k_Klo
+#define _rs_k1  _k_Khi
+#define _rs_rep _k_rows           /* RS_REPB k: the entry of rs_rep */
+#define _rs_e0  _k_st             /* the entry of rs_elm, low */
+#define _rs_e1  _k_t1             /* and high */
+
+void rs_solve(void) __naked
+{
+    __asm
+        mov  _k_k, #0
+        mov  _k_ckl, #(X_SL & 0xFF)
+        mov  _k_ckp, #(X_SL >> 8)
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  _rs_xk, a            ; &IX[lo + k]
+        mov  _rs_u2k, #SUOFF
+        mov  _rs_rep, #0
+        mov  dptr, #rs_elm
+        mov  _rs_e0, dpl
+        mov  _rs_e1, dph
+    rs_piv:
+        mov  P2, _k_ckp
+        mov  a, _k_k
+        inc  a
+        mov  _rs_k1, a
+        add  a, _k_ckl
+        mov  r1, a                ; &W[k+1][k]
+        dec  a
+        mov  r0, a
+        movx a, @r0
+        mov  r6, a                ; pivot
+        mov  dptr, #GFT_LOGA
+        ; ---- (1), (3) per row i > k: FIX[i] = (pivot == 0), the pivot
+        ; accumulated, F[i] = log, mask of W[i][k] (rows k+1 .. LDMAX-1)
+        mov  a, #(LDMAX - 1)
+        clr  c
+        subb a, _k_k
+        jz   rs_ffz               ; public: the last row
+        mov  r7, a
+        mov  a, _rs_k1
+        mov  b, #3
+        mul  ab
+        add  a, #RS_FL(0)
+        mov  r0, a                ; &F[k+1]
+    rs_ff:
+        movx a, @r1
+        inc  r1
+        mov  r5, a                ; W[i][k]
+        movc a, @a+dptr
+        mov  @r0, a
+        inc  r0
+        mov  a, r5
+        add  a, #0xFF
+        subb a, 0xe0
+        mov  @r0, a
+        inc  r0
+        mov  a, r6
+        add  a, #0xFF
+        subb a, 0xe0
+        cpl  a                    ; 0xFF iff pivot == 0
+        mov  @r0, a
+        inc  r0
+        anl  a, r5
+        xrl  0x06, a              ; R6 (bank 0)
+        djnz r7, rs_ff
+    rs_ffz:
+        ; ---- (2) ok, 255 - log p
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        rlc  a
+        anl  _rk_ok, a
+        mov  a, r6
+        movc a, @a+dptr           ; GFT_LOGA
+        cpl  a
+        mov  _rs_inv, a
+        mov  r2, _k_ckl           ; (P2 = the page of column k)
+        mov  a, _rs_k1
+        cjne a, _k_dim, rs_cols
+        ljmp rs_last              ; public: the last pivot
+    rs_cols:
+        ; ---- (4) columns j = k+1 .. n (n is the right-hand side)
+        mov  a, _k_dim
+        clr  c
+        subb a, _k_k
+        mov  _k_j, a              ; n - k columns
+    rs_col:
+        mov  a, r2
+        add  a, #SST
+        mov  r2, a
+        jnc  rs_colp              ; public: the column
+        inc  P2
+    rs_colp:
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1               ; W[k][j]
+        inc  r1
+        mov  r6, a
+        mov  dptr, #rs_rep
+        mov  a, _rs_rep
+        jmp  @a+dptr              ; the rows k+1 .. LDMAX-1
+    rs_rep:
+        rs_i = 1
+        .rept LDMAX - 1
+        movx a, @r1
+        inc  r1
+        anl  a, (RS_FIX(0) + 3 * rs_i)
+        xrl  0x06, a              ; R6 (bank 0)
+        rs_i = rs_i + 1
+        .endm
+        mov  a, r6
+        ; q = r / p: DPL = (log r - log p) & mask r, DPH = page + 2 (r == 0)
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        add  a, _rs_inv
+        addc a, #0                ; mod 255 (255 stands for 0)
+        mov  r5, a
+        mov  a, r6
+        add  a, #0xFF             ; C = (r != 0)
+        subb a, 0xe0
+        mov  b, a                 ; 0xFF iff r != 0
+        anl  a, r5
+        mov  dpl, a
+        mov  a, b
+        add  a, 0xe0
+        add  a, #(GFT_PAGE + 2)
+        mov  dph, a
+        mov  a, _k_j
+        cjne a, #1, rs_keep       ; public: the right-hand side column
+        clr  a
+        movc a, @a+dptr           ; q
+        mov  r0, _rs_xk
+        mov  @r0, a
+        sjmp rs_elim
+    rs_keep:
+        mov  a, r2
+        add  a, _rs_u2k
+        mov  r1, a
+        mov  a, dpl
+        movx @r1, a
+        inc  r1
+        mov  a, b
+        movx @r1, a
+    rs_elim:
+        mov  a, r2
+        add  a, _rs_k1
+        mov  r1, a                ; &W[k+1][j]
+        push _rs_e0
+        push _rs_e1
+        ret                       ; to rs_elm + RS_ELMB k
+    rs_elm:
+        rs_i = 1
+        .rept LDMAX - 1
+        movx a, @r1
+        mov  r5, a
+        mov  a, (RS_FL(0) + 3 * rs_i)
+        movc a, @a+dptr
+        anl  a, (RS_FM(0) + 3 * rs_i)
+        xrl  a, r5
+        movx @r1, a
+        inc  r1
+        rs_i = rs_i + 1
+        .endm
+        djnz _k_j, rs_colj
+        ; next pivot
+        mov  a, _k_ckl
+        add  a, #SST
+        mov  _k_ckl, a
+        clr  a
+        addc a, _k_ckp
+        mov  _k_ckp, a
+        inc  _rs_xk
+        inc  _rs_u2k
+        inc  _rs_u2k
+        inc  _k_k
+        mov  a, _rs_rep
+        add  a, #RS_REPB
+        mov  _rs_rep, a
+        mov  a, _rs_e0
+        add  a, #RS_ELMB
+        mov  _rs_e0, a
+        clr  a
+        addc a, _rs_e1
+        mov  _rs_e1, a
+        ljmp rs_piv
+    rs_colj:
+        ljmp rs_col
+    rs_last:
+        ; k = n - 1: x[lo + k] = W[k][n] / p (zero if W[k][n] == 0)
+        mov  a, r2
+        add  a, #SST
+        mov  r1, a
+        clr  a
+        addc a, P2
+        mov  P2, a                ; column n
+        mov  a, r1
+        add  a, _k_k
+        mov  r1, a
+        movx a, @r1
+        mov  r6, a
+        movc a, @a+dptr           ; DPTR = GFT_LOGA
+        add  a, _rs_inv
+        addc a, #0
+        mov  dpl, a
+        mov  dph, #GFT_PAGE
+        clr  a
+        movc a, @a+dptr
+        mov  r5, a
+        mov  a, r6
+        add  a, #0xFF
+        clr  a
+        subb a, #0                ; 0xFF iff W[k][n] != 0
+        anl  a, r5
+        mov  r0, _rs_xk
+        mov  @r0, a
+        ; ---- back substitution, j = n-1 .. 1
+        mov  r4, _k_k
+    rs_bcol:
+        mov  a, r4
+        jz   rs_bdone
+        mov  b, #SST
+        mul  ab
+        add  a, #((X_SL + SUOFF) & 0xFF)
+        mov  r1, a                ; U[0][j]
+        mov  a, b
+        addc a, #(X_SL >> 8)
+        mov  P2, a
+        mov  a, #(_IA + IX_OFF)
+        add  a, _k_lo
+        mov  r3, a                ; &IX[lo]
+        add  a, r4
+        mov  r0, a
+        mov  a, @r0               ; x[lo + j]
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr
+        add  a, #GFT_PAGE
+        xch  a, r5
+        inc  dph
+        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, r5
+        mov  a, r3
+        mov  r0, a
+        mov  a, r4
+        mov  r7, a
+    rs_brow:
+        movx a, @r1
+        inc  r1
+        movc a, @a+dptr
+        mov  r5, a
+        movx a, @r1
+        inc  r1
+        anl  a, r5
+        xrl  a, @r0
+        mov  @r0, a
+        inc  r0
+        djnz r7, rs_brow
+        dec  r4
+        sjmp rs_bcol
+    rs_bdone:
+        ret
+    __endasm;
+}
+#endif
+
 /* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
- * verdict. ROM_LAYER_GE (card.h): kernels_sign.c's layer_solve (the
- * one-unknown layers written out, the others by the rolled solver); else
- * Gauss-Jordan, the solution in the last column. */
+ * verdict. ROM_LAYER_GE (card.h): rs_solve; else Gauss-Jordan, the
+ * solution in the last column. */
 void rk_solve(void) __naked
 {
     __asm
 #ifdef ROM_LAYER_GE
-        mov  dpl, _k_lo
-        mov  _layer_solve_PARM_2, _k_dim
-        lcall _layer_solve
-        mov  a, dpl
-        anl  _rk_ok, a
-        ret
+        ljmp _rs_solve
 #else
         mov  _gauss_PARM_2, _k_dim
         mov  a, _k_dim
@@ -412,12 +745,17 @@ void rk_solve(void) __naked
         lcall _gauss
         mov  a, dpl
         anl  _rk_ok, a
-        mov  _rk_row, #0
         mov  a, _k_lo
         add  a, #(_IA + IX_OFF)
         mov  r0, a
-        mov  a, _k_dim
-        lcall _rk_col
+        mov  a, _k_dim            ; the solution: column dim, row 0
+        mov  b, #GST
+        mul  ab
+        add  a, #(X_SL & 0xFF)
+        mov  dpl, a
+        mov  a, b
+        addc a, #(X_SL >> 8)
+        mov  dph, a
         mov  r7, _k_dim
     rs_x:
         movx a, @dptr
@@ -427,6 +765,71 @@ void rk_solve(void) __naked
         djnz r7, rs_x
         ret
 #endif
+    __endasm;
+}
+
+/*
+ * The helpers above and rk_layer in the code area RGAP: the link places
+ * it in the gap between the interrupt vectors and GFT (build-image.sh),
+ * below 0x80 (ucsim 0.6.4 splits the lines of its internal RAM dump at
+ * addresses where it has run code, and tts-card reads 0x80..0xFF back).
+ */
+void rk_gap(void) __naked
+{
+    __asm
+        .area RGAP (CODE)
+    _rk_gmul::
+        xch  a, b
+        lcall _rk_l1of
+        xch  a, b
+        lcall _rk_scal
+        mov  a, b
+        sjmp _rk_l1mul
+    _rk_l1mul::
+        add  a, #0xFF             ; log p, C = (p != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff p != 0
+        anl  a, r5
+        ret
+    _rk_scal::
+        mov  r4, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        add  a, #GFT_PAGE
+        xch  a, r4
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr           ; log x
+        mov  dpl, a
+        mov  dph, r4
+        ret
+    _rk_l1of::
+        mov  r5, a
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        rr   a
+        dec  a                    ; 0xFF iff x != 0
+        xch  a, r5
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr
+        inc  a                    ; log x + 1
+        anl  a, r5
+        ret
+    _rk_layer::
+        mov  dptr, #_T_LAY
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_lo, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_dim, a
+        inc  dptr
+        mov  a, _rk_lay
+        movc a, @a+dptr
+        mov  _k_cnt, a
+        ret
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -471,7 +874,7 @@ void central_eval_rom(void) __naked
         mov  (_rk_p0 + 1), dph
         jb   acc.7, ce_rhs        ; public
         add  a, _k_lo
-        add  a, #(0x80 | (_IA + IX_OFF))
+        add  a, #(0x80 | IX_OFF)
     ce_rhs:
         anl  a, #0x7F
         mov  r0, a                ; &x[w]
@@ -526,7 +929,7 @@ uint8_t sign_rom(void) __naked
         mov  _rk_p1, #(X_U & 0xFF)
         mov  (_rk_p1 + 1), #(X_U >> 8)
         mov  _k_rows, #M
-        mov  _k_cols, #M
+        setb F0
         mov  dptr, #_K1_RUNS
         lcall _matvec_rom
         mov  dptr, #_rk_att
@@ -547,7 +950,11 @@ uint8_t sign_rom(void) __naked
         mov  _rk_lay, #0
     sr_lay:
         lcall _rk_build
+        mov  a, _k_dim
+        dec  a
+        jz   sr_one               ; public: rk_build solved a one-unknown layer
         lcall _rk_solve
+    sr_one:
         mov  a, _rk_lay
         add  a, #3
         mov  _rk_lay, a
@@ -574,7 +981,7 @@ uint8_t sign_rom(void) __naked
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
         mov  _k_rows, #N
-        mov  _k_cols, #N
+        clr  F0
         mov  dptr, #_K3_RUNS
         lcall _matvec_rom
         lcall _stream_wipe

@@ -13,11 +13,12 @@
  */
 #include "kernels.h"
 
+#ifdef CARD_ROM
+#error "the ROM family's kernels are in kernels_rom.c"
+#endif
+
 #ifndef CARD_C_KERNELS
 
-/* (the ROM family, -DCARD_ROM, links the layer solver alone: its own
- * data bytes and other kernels are in kernels_rom.c) */
-#ifndef CARD_ROM
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 
@@ -514,9 +515,6 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
         lt_3();
 }
 
-#endif /* !CARD_ROM */
-
-#if !defined(CARD_ROM) || defined(ROM_LAYER_GE)
 /*
  * Solve one layer's system (layer_asm's layout: column j at X_SL + j*SST,
  * rows 0 .. n-1, right-hand side in column n) into IX[lo .. lo + n):
@@ -890,7 +888,5 @@ uint8_t layer_solve(uint8_t lo, uint8_t dim)
     return solve_asm();
 #endif
 }
-
-#endif /* !CARD_ROM || ROM_LAYER_GE */
 
 #endif /* !CARD_C_KERNELS */

@@ -198,9 +198,12 @@ void main(void) __naked
         mov  a, _rm_la
         jz   rm_sws
         mov  r7, a
-    rm_resp:
+        mov  dptr, #0xFFFF
+    rm_resp:                      ; rm_put written out: w (write), the byte
+        mov  a, #0x77
+        movx @dptr, a
         movx a, @r1
-        lcall rm_put
+        movx @dptr, a
         inc  r1
         djnz r7, rm_resp
     rm_sws:
