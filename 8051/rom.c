@@ -23,6 +23,14 @@
 #ifndef CARD_ROM
 #error "rom.c is the ROM family's (-DCARD_ROM)"
 #endif
+/* the status-word tails below share their bytes: */
+#if (CARD_SW_CLA | CARD_SW_INS | CARD_SW_LENGTH) & 0xFF
+#error "rom.c: rm_sw_a00 sets the low byte 00"
+#endif
+#if (CARD_SW_P1P2 >> 8) != (CARD_SW_DATA >> 8) || (CARD_SW_SECURITY >> 8) != (CARD_SW_STATE >> 8) || \
+    (CARD_SW_BLOCKED >> 8) != (CARD_SW_STATE >> 8)
+#error "rom.c: rm_sw_6a and rm_sw_69 set the high byte of several status words"
+#endif
 #if C > 255 || SK_BYTES / 8 > 255 || N > 32
 #error "rom.c: the set is too large for the ROM family's 8-bit counts"
 #endif
@@ -240,7 +248,7 @@ void main(void) __naked
         mov  a, R_CLA
         cjne a, #CARD_CLA, rm_next
         mov  a, _rm_sw
-        cjne a, #0x90, rm_next
+        cjne a, #(CARD_SW_OK >> 8), rm_next
         mov  a, #0x73             ; s (stop)
         lcall rm_io
     rm_next:
@@ -267,8 +275,8 @@ void main(void) __naked
         ; Lc, then those of the handler (state, data)
     rm_cmd:
         mov  _rm_la, #0
-        mov  _rm_sw, #0x90
-        mov  (_rm_sw + 1), #0
+        mov  _rm_sw, #(CARD_SW_OK >> 8)
+        mov  (_rm_sw + 1), #(CARD_SW_OK & 0xFF)
         mov  a, R_CLA
         jnz  rc_80
         mov  dptr, #rm_vtab
@@ -319,34 +327,34 @@ void main(void) __naked
         jmp  @a+dptr
 
     rm_sw_6e00:
-        mov  a, #0x6E
+        mov  a, #(CARD_SW_CLA >> 8)
         sjmp rm_sw_a00
     rm_sw_6d00:
-        mov  a, #0x6D
+        mov  a, #(CARD_SW_INS >> 8)
         sjmp rm_sw_a00
     rm_sw_6700:
-        mov  a, #0x67
+        mov  a, #(CARD_SW_LENGTH >> 8)
     rm_sw_a00:
         mov  b, #0
         sjmp rm_sw_ab
     rm_sw_6a86:
-        mov  b, #0x86
+        mov  b, #(CARD_SW_P1P2 & 0xFF)
         sjmp rm_sw_6a
     rm_sw_6a80:
-        mov  b, #0x80
+        mov  b, #(CARD_SW_DATA & 0xFF)
     rm_sw_6a:
-        mov  a, #0x6A
+        mov  a, #(CARD_SW_DATA >> 8)
         sjmp rm_sw_ab
     rm_sw_6982:
-        mov  b, #0x82
+        mov  b, #(CARD_SW_SECURITY & 0xFF)
         sjmp rm_sw_69
     rm_sw_6983:
-        mov  b, #0x83
+        mov  b, #(CARD_SW_BLOCKED & 0xFF)
         sjmp rm_sw_69
     rm_sw_6985:
-        mov  b, #0x85
+        mov  b, #(CARD_SW_STATE & 0xFF)
     rm_sw_69:
-        mov  a, #0x69
+        mov  a, #(CARD_SW_STATE >> 8)
     rm_sw_ab:
         mov  _rm_sw, a
         mov  (_rm_sw + 1), b
@@ -496,9 +504,9 @@ void main(void) __naked
         ret
     rv_left:
         mov  a, r4
-        orl  a, #0xC0
+        orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
         mov  b, a
-        mov  a, #0x63
+        mov  a, #(CARD_SW_PIN_WRONG >> 8)
         ljmp rm_sw_ab
     rv_6700:
         ljmp rm_sw_6700
