@@ -198,8 +198,11 @@ guard_family() {
     x1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
     total=$(sed -n 's/^instructions: //p' "$W/w.log")
     bad=0 n=0 seen=""
-    # (the ROM image's VERIFY is the shortest: a finer step)
-    [ $fam = rom ] && vstep=$((vstep / ${TTS_CHECK_FULL:+8}${TTS_CHECK_FULL:-2}))
+    # (the ROM image's VERIFY is the shortest: a finer step, an eighth in
+    # make check-full, a half in make check)
+    if [ $fam = rom ]; then
+        if [ -n "${TTS_CHECK_FULL:-}" ]; then vstep=$((vstep / 8)); else vstep=$((vstep / 2)); fi
+    fi
     for c in $(seq $((x1 - 40)) $vstep "$total") "$x1"; do
         cp "$W/E0" "$W/Ec"
         "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinW" verify > /dev/null 2>&1
