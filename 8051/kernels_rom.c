@@ -83,11 +83,28 @@ __data uint8_t rk_p0[2], rk_p1[2];
  *   rk_l1mul: A = L1 p, DPTR = scalar of y  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
  */
+/*
+ * RK_SCAL rt: with x in A and in rt (R4 or R5), DPTR := the scalar of x
+ * (GFT + log x + 512 (x == 0)); rt changed. Written out where a loop
+ * needs it (matvec, build, solver), called as rk_scal elsewhere; defined
+ * in xcopy_i's block, the first of this file (the assembler reads the
+ * blocks in order).
+ */
 /* dst[0 .. n) = src[0 .. n): XDATA to internal RAM (chacha.c's stream_take) */
 void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
 {
     (void)src; (void)dst; (void)n;
     __asm
+    .macro RK_SCAL rt
+        mov  dptr, #GFT_HIA
+        movc a, @a+dptr           ; 2 iff x == 0
+        add  a, #GFT_PAGE
+        xch  a, rt
+        inc  dph                  ; GFT_LOGA
+        movc a, @a+dptr           ; log x
+        mov  dpl, a
+        mov  dph, rt
+    .endm
         mov  r0, _xcopy_i_PARM_2
         mov  r7, _xcopy_i_PARM_3
     rk_xc:
@@ -153,14 +170,7 @@ void matvec_rom(void) __naked
         mov  a, @r0               ; x[c] as the scalar DPTR
         inc  b
         mov  r4, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x[c] == 0
-        add  a, #GFT_PAGE
-        xch  a, r4
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr
-        mov  dpl, a
-        mov  dph, r4
+        RK_SCAL r4
         mov  a, r1
         mov  r0, a                ; the column
         add  a, _k_rows
@@ -303,14 +313,7 @@ void rk_build(void) __naked
         jb   acc.7, rb_rhs        ; public: the kind of the term
         mov  r1, a                ; &row[w - lo]
         mov  a, r4                ; x[u] as the scalar DPTR
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x[u] == 0
-        add  a, #GFT_PAGE
-        xch  a, r4
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr
-        mov  dpl, a
-        mov  dph, r4
+        RK_SCAL r4
         movx a, @r0               ; L1 p_t
         inc  r0
         cjne r0, #0, rb_samep     ; public: the next page
@@ -352,14 +355,7 @@ void rk_build(void) __naked
         addc a, #0                ; (255 stands for 0)
         xch  a, r4
         mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x[u] == 0
-        add  a, #GFT_PAGE
-        xch  a, r5
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr
-        mov  dpl, a
-        mov  dph, r5
+        RK_SCAL r5
         mov  a, r4
         movc a, @a+dptr
         anl  a, b
@@ -696,14 +692,7 @@ void rs_solve(void) __naked
         mov  r0, a
         mov  a, @r0               ; x[lo + j]
         mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr
-        add  a, #GFT_PAGE
-        xch  a, r5
-        inc  dph
-        movc a, @a+dptr
-        mov  dpl, a
-        mov  dph, r5
+        RK_SCAL r5
         mov  a, r3
         mov  r0, a
         mov  a, r4
@@ -794,14 +783,7 @@ void rk_gap(void) __naked
         ret
     _rk_scal::
         mov  r4, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        add  a, #GFT_PAGE
-        xch  a, r4
-        inc  dph                  ; GFT_LOGA
-        movc a, @a+dptr           ; log x
-        mov  dpl, a
-        mov  dph, r4
+        RK_SCAL r4
         ret
     _rk_l1of::
         mov  r5, a
