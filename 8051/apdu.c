@@ -1,6 +1,9 @@
 /*
  * One command of the card (docs/CARD.md): the status words in the order
- * CLA, INS, P1P2, Lc, state, data, and the writes of PUT KEY. The transport
+ * CLA, INS, P1P2, Lc, state, data, and the writes of PUT KEY. The commands
+ * are one table (cmds below): what each accepts in P1P2 and Lc and whether
+ * it needs an active key, checked in that order by apdu_run, then its
+ * handler, which checks the rest of the state and the data. The transport
  * and the cycle counter are in main.c; this file also compiles on the host
  * (-DCARD_HOST) for the APDU fuzzer (fuzz/fuzz_apdu.c).
  *
@@ -68,6 +71,9 @@ static void pin_stage(void)
     XB(X_PINST) = apdu_lc;
 }
 
+/* the command's P1P2 as an offset (PUT KEY) or segment (GET PK SEGMENT) */
+static __xdata uint16_t off;
+
 static void put32(__xdata uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
@@ -76,99 +82,149 @@ static void put32(__xdata uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
+/* ---- the handlers: entered with P1P2, Lc and the key checked (cmds);
+ * each returns the status word, its response at X_RESP (apdu_la bytes) */
+
+static uint16_t h_info(void)
+{
+    __xdata uint8_t *resp = XP(X_RESP);
+    resp[0] = M; resp[1] = N; resp[2] = V; resp[3] = A;
+    resp[4] = B; resp[5] = 1; resp[6] = SEG_K;
+    apdu_la = 7;
+    return CARD_SW_OK;
+}
+
+/* GET CYCLES (4 bytes) and GET PROFILE (8: then those in ChaCha20) */
+static uint16_t h_cycles(void)
+{
+    put32(XP(X_RESP), last_cycles);
+    apdu_la = 4;
+    if (apdu_ins == CARD_GET_PROFILE) {
+        put32(XP(X_RESP + 4), last_chacha);
+        apdu_la = 8;
+    }
+    return CARD_SW_OK;
+}
+
+static uint16_t h_counter(void)
+{
+    static __xdata uint8_t i;
+    off = X_CTR + 4 * (XB(X_CSEL) & 1);
+    for (i = 0; i < 4; i++)
+        XB(X_RESP + i) = (uint8_t)~XB(off + 3 - i);
+    apdu_la = 4;
+    return CARD_SW_OK;
+}
+
+static uint16_t h_set_pin(void)
+{
+    pin_stage();
+    return CARD_SW_OK;
+}
+
+static uint16_t h_generate(void)
+{
+    if (!PIN_STAGED)
+        return CARD_SW_STATE;
+    key_generate();
+    return CARD_SW_OK;
+}
+
+static uint16_t h_put(void)
+{
+    static __xdata uint8_t i;
+    for (i = 0; i < apdu_lc; i++, off++) {
+        XB(X_STAGE + off) = XB(X_CMD + i);
+        XB(X_WMAP + (off >> 3)) |= (uint8_t)(1 << (off & 7));
+    }
+    return CARD_SW_OK;
+}
+
+static uint16_t h_commit(void)
+{
+    if (!wmap_full() || !PIN_STAGED)
+        return CARD_SW_STATE;
+    return key_commit() ? CARD_SW_DATA : CARD_SW_OK;
+}
+
+static uint16_t h_segment(void)
+{
+    apdu_la = pk_segment(off);
+    return CARD_SW_OK;
+}
+
+static uint16_t h_sign(void)
+{
+    if (!pin_ok)
+        return XB(X_TRIES) ? CARD_SW_SECURITY : CARD_SW_BLOCKED;
+    if (!ctr_advance())
+        return CARD_SW_STATE;
+    if (sign())
+        return CARD_SW_DATA;
+    apdu_la = N;
+    return CARD_SW_OK;
+}
+
+static uint16_t h_none(void)
+{
+    return CARD_SW_OK;
+}
+
+/* ---- the command table ---- */
+enum {
+    P_ZERO, /* P1P2 = 0 */
+    P_SEG,  /* a segment index, < NSEG */
+    P_PUT   /* an offset into the key, the data within it */
+};
+#define LC_ZERO 0x01 /* Lc = 0 accepted beside lc_min .. lc_max (VERIFY) */
+#define KEYED   0x02 /* 6985 without an active key */
+typedef uint16_t (*cmd_fn)(void);
+typedef struct {
+    uint8_t cla, ins, p1p2, lc_min, lc_max, flags;
+    cmd_fn run;
+} card_cmd;
+
+/* SIGN first: the lookup is a linear scan, and SIGN the command timed */
+static __code const card_cmd cmds[] = {
+    {CARD_CLA, CARD_SIGN,              P_ZERO, M, M, KEYED, h_sign},
+    {CARD_CLA_ISO, CARD_VERIFY,        P_ZERO, PIN_MIN, PIN_MAX, LC_ZERO | KEYED, pin_verify},
+    {CARD_CLA, CARD_GET_INFO,          P_ZERO, 0, 0, 0, h_info},
+    {CARD_CLA, CARD_GET_CYCLES,        P_ZERO, 0, 0, 0, h_cycles},
+    {CARD_CLA, CARD_GET_PROFILE,       P_ZERO, 0, 0, 0, h_cycles},
+    {CARD_CLA, CARD_GET_COUNTER,       P_ZERO, 0, 0, 0, h_counter},
+    {CARD_CLA, CARD_SET_PIN,           P_ZERO, PIN_MIN, PIN_MAX, 0, h_set_pin},
+    {CARD_CLA, CARD_GENERATE_KEY,      P_ZERO, 32, 32, 0, h_generate},
+    {CARD_CLA, CARD_PUT_KEY,           P_PUT, 1, 255, 0, h_put},
+    {CARD_CLA, CARD_COMMIT_KEY,        P_ZERO, 0, 0, 0, h_commit},
+    {CARD_CLA, CARD_GET_PK_SEGMENT,    P_SEG, 0, 0, KEYED, h_segment},
+    {CARD_CLA, CARD_HALT,              P_ZERO, 0, 0, 0, h_none},
+};
+#define NCMDS (sizeof cmds / sizeof cmds[0])
+
 uint16_t apdu_run(void)
 {
     /* xdata, not locals: internal RAM is the scarce resource */
-    static __xdata uint16_t sw, off;
-    static __xdata uint8_t i;
-#define lc   apdu_lc
-#define ins  apdu_ins
-#define cmd  XP(X_CMD)
-#define resp XP(X_RESP)
+    static __xdata uint8_t bad;
+    static __code const card_cmd *__xdata c;
 
     off = ((uint16_t)apdu_p1 << 8) | apdu_p2;
     apdu_la = 0;
-    sw = CARD_SW_OK;
-    if (apdu_cla == CARD_CLA_ISO && ins == CARD_VERIFY) {          /* VERIFY */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc > PIN_MAX || (lc && lc < PIN_MIN)) sw = CARD_SW_LENGTH;
-        else if (!ACTIVE) sw = CARD_SW_STATE;
-        else sw = pin_verify();
-    } else if (apdu_cla != CARD_CLA) {
-        sw = CARD_SW_CLA;
-    } else if (ins == CARD_GET_INFO) {                      /* GET INFO */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-        else {
-            resp[0] = M; resp[1] = N; resp[2] = V; resp[3] = A;
-            resp[4] = B; resp[5] = 1; resp[6] = SEG_K;
-            apdu_la = 7;
-        }
-    } else if (ins == CARD_GET_CYCLES || ins == CARD_GET_PROFILE) {       /* GET CYCLES, PROFILE */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-        else {
-            put32(resp, last_cycles);
-            apdu_la = 4;
-            if (ins == CARD_GET_PROFILE) {
-                put32(resp + 4, last_chacha);
-                apdu_la = 8;
-            }
-        }
-    } else if (ins == CARD_GET_COUNTER) {                  /* GET COUNTER */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-        else {
-            off = X_CTR + 4 * (XB(X_CSEL) & 1);
-            for (i = 0; i < 4; i++)
-                resp[i] = (uint8_t)~XB(off + 3 - i);
-            apdu_la = 4;
-        }
-    } else if (ins == CARD_SET_PIN) {                      /* SET PIN */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc < PIN_MIN || lc > PIN_MAX) sw = CARD_SW_LENGTH;
-        else pin_stage();
-    } else if (ins == CARD_GENERATE_KEY) {                      /* GENERATE KEY */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc != 32) sw = CARD_SW_LENGTH;
-        else if (!PIN_STAGED) sw = CARD_SW_STATE;
-        else key_generate();
-    } else if (ins == CARD_PUT_KEY) {                      /* PUT KEY */
-        if (off >= SK_BYTES || (uint16_t)lc > SK_BYTES - off) sw = CARD_SW_P1P2;
-        else if (!lc) sw = CARD_SW_LENGTH;
-        else {
-            for (i = 0; i < lc; i++, off++) {
-                XB(X_STAGE + off) = cmd[i];
-                XB(X_WMAP + (off >> 3)) |= (uint8_t)(1 << (off & 7));
-            }
-        }
-    } else if (ins == CARD_COMMIT_KEY) {                      /* COMMIT KEY */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-        else if (!wmap_full() || !PIN_STAGED) sw = CARD_SW_STATE;
-        else if (key_commit()) sw = CARD_SW_DATA;
-    } else if (ins == CARD_GET_PK_SEGMENT) {                      /* GET PK SEGMENT */
-        if (off >= NSEG) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-        else if (!ACTIVE) sw = CARD_SW_STATE;
-        else apdu_la = pk_segment(off);
-    } else if (ins == CARD_SIGN) {                      /* SIGN */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc != M) sw = CARD_SW_LENGTH;
-        else if (!ACTIVE) sw = CARD_SW_STATE;
-        else if (!pin_ok) sw = XB(X_TRIES) ? CARD_SW_SECURITY : CARD_SW_BLOCKED;
-        else if (!ctr_advance()) sw = CARD_SW_STATE;
-        else if (sign()) sw = CARD_SW_DATA;
-        else apdu_la = N;
-    } else if (ins == CARD_HALT) {                      /* HALT */
-        if (off) sw = CARD_SW_P1P2;
-        else if (lc) sw = CARD_SW_LENGTH;
-    } else {
-        sw = CARD_SW_INS;
+    /* CLA: ours, or the ISO class of VERIFY (which has no other INS) */
+    if (apdu_cla != CARD_CLA && !(apdu_cla == CARD_CLA_ISO && apdu_ins == CARD_VERIFY))
+        return CARD_SW_CLA;
+    for (c = cmds; c->ins != apdu_ins || c->cla != apdu_cla; )
+        if (++c == cmds + NCMDS)
+            return CARD_SW_INS;
+    switch (c->p1p2) {
+    case P_SEG: bad = off >= NSEG; break;
+    case P_PUT: bad = off >= SK_BYTES || (uint16_t)apdu_lc > SK_BYTES - off; break;
+    default: bad = off != 0; break;
     }
-    return sw;
-#undef lc
-#undef ins
-#undef cmd
-#undef resp
+    if (bad)
+        return CARD_SW_P1P2;
+    if ((apdu_lc < c->lc_min || apdu_lc > c->lc_max) && !(apdu_lc == 0 && (c->flags & LC_ZERO)))
+        return CARD_SW_LENGTH;
+    if ((c->flags & KEYED) && !ACTIVE)
+        return CARD_SW_STATE;
+    return c->run();
 }

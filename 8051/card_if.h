@@ -18,23 +18,48 @@ void pk_prep(uint16_t col);
 void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
 #endif
+/*
+ * The assembly kernels' calling convention, one for every family: the
+ * first argument in DPL (DPL:DPH for 16 bits), the others in the k_* data
+ * bytes of kernels.h named beside each kernel (*_k below), the result in
+ * DPL. The lower-case names set those bytes and call the kernel; with
+ * -DCARD_C_KERNELS they are the C twins, ordinary C functions. C wrappers
+ * (gauss, layer_build, layer_solve) fill the same bytes.
+ */
 /* Gauss-Jordan, column-major raw bytes at W (stride GST); 1 if the left
- * rows x rows block was invertible. Constant time. */
+ * rows x rows block was invertible. Constant time. gauss_k: the page of W
+ * in k_Whi, rows in k_rows, cols in k_cols. */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
+uint8_t gauss_k(void);
 /* Solve the layer system built by layer_build (assembly layout, SST)
  * into IX[lo .. lo + dim); 1 iff invertible. Constant time. */
 uint8_t layer_solve(uint8_t lo, uint8_t dim);
 /* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
-void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
 /* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing), K the
  * L1 matrix of the run table at K (rows bytes a column) */
+#ifdef CARD_C_KERNELS
+void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
                  uint8_t cols);
+#else
+void xcopy_k(uint16_t src);             /* dst: k_x, n: k_cnt */
+#define xcopy_i(src, dst, n) (k_x = (uint8_t)(dst), k_cnt = (n), xcopy_k(src))
+void matvec_k(uint16_t K);      /* s: k_acc:k_x, out: k_ok:k_ckp, k_rows, k_cols */
+#define matvec_sign(K, s, out, rows, cols)                                   \
+    (k_acc = (uint8_t)(s), k_x = (uint8_t)((s) >> 8), k_ok = (uint8_t)(out), \
+     k_ckp = (uint8_t)((out) >> 8), k_rows = (rows), k_cols = (cols),        \
+     matvec_k(K))
+#endif
 
 /* ChaCha20 keystream (chacha.c): key = 32 bytes at XDATA src. */
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
+/* dst[0 .. n) = the next n bytes of the stream (n <= 64); in the ROM
+ * family the kernel stream_take_k (dst: DPL, n: k_cnt) */
 void stream_take(arena_t dst, uint8_t n);
+#ifdef CARD_ROM
+void stream_take_k(arena_t dst);
+#endif
 void stream_wipe(void);     /* the key and the block of X_STR := 0 */
 void stream_init_card(void); /* the stream of a SIGN (chacha.c) */
 void chacha_block(void) __reentrant;

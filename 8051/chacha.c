@@ -18,7 +18,7 @@
  * counts it when IE is restored. The C twin (-DCARD_C_KERNELS without
  * CARD_ASM_CHACHA) works on ISCR; both give the same stream.
  */
-#include "card.h"
+#include "kernels.h"
 
 #define SIN    ((__xdata uint32_t *)X_STR)
 #define SCTR   (*(__xdata uint32_t *)(X_STR + 48))
@@ -257,14 +257,13 @@ void chacha_block_prof(void) __naked
     __endasm;
 }
 
-/* dst (DPL) [0 .. n) = the next n bytes of the stream (n <= 64). (SDCC
- * may overlay this parameter with xcopy_i's: read first.) */
-void stream_take(arena_t dst, uint8_t n) __naked
+/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64 */
+void stream_take_k(arena_t dst) __naked
 {
-    (void)dst; (void)n;
+    (void)dst;
     __asm
         mov  r6, dpl
-        mov  r7, _stream_take_PARM_2
+        mov  r7, _k_cnt
         mov  a, _st_pos
         add  a, r7
         mov  r5, a
@@ -278,9 +277,8 @@ void stream_take(arena_t dst, uint8_t n) __naked
         clr  a
         addc a, #((X_STR + 64) >> 8)
         mov  dph, a
-        mov  _xcopy_i_PARM_2, r6
-        mov  _xcopy_i_PARM_3, r7
-        ljmp _xcopy_i
+        mov  _k_x, r6               ; (k_cnt = n)
+        ljmp _xcopy_k
     cc_tb:                          ; byte by byte: n and dst on the stack
         push 0x07
         push 0x06

@@ -62,13 +62,14 @@ __code const uint8_t T_LAY[12] = {
  * and k_dim the layer (first variable, size); the row being built (k_st,
  * rs_solve's after the build); the layer's offset in T_LAY (with
  * rs_solve: k_cols, Gauss-Jordan's, which does not run in the layer
- * loop); two pointers (table, coefficients; the matvec's s and out), the
- * attempt's verdict */
+ * loop); xcopy_k's destination (k_x, also rs_solve's scratch); two
+ * pointers (table, coefficients; the matvec's s and out), the attempt's
+ * verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
-__data uint8_t k_st, k_lo, k_dim;
+__data uint8_t k_st, k_lo, k_dim, k_x;
 #define _rk_row _k_st
 #ifdef ROM_LAYER_GE
-__data uint8_t k_acc, k_x, k_Klo, k_Khi;
+__data uint8_t k_acc, k_Klo, k_Khi;
 #define _rk_lay _k_cols
 #else
 __data uint8_t rk_lay;
@@ -90,10 +91,11 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * in xcopy_i's block, the first of this file (the assembler reads the
  * blocks in order).
  */
-/* dst[0 .. n) = src[0 .. n): XDATA to internal RAM (chacha.c's stream_take) */
-void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
+/* k_x[0 .. k_cnt) = src[0 .. k_cnt): XDATA to internal RAM (also
+ * chacha.c's stream_take_k) */
+void xcopy_k(uint16_t src) __naked
 {
-    (void)src; (void)dst; (void)n;
+    (void)src;
     __asm
     .macro RK_SCAL rt
         mov  dptr, #GFT_HIA
@@ -105,8 +107,8 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
         mov  dpl, a
         mov  dph, rt
     .endm
-        mov  r0, _xcopy_i_PARM_2
-        mov  r7, _xcopy_i_PARM_3
+        mov  r0, _k_x
+        mov  r7, _k_cnt
     rk_xc:
         movx a, @dptr
         inc  dptr
@@ -726,12 +728,12 @@ void rk_solve(void) __naked
 #ifdef ROM_LAYER_GE
         ljmp _rs_solve
 #else
-        mov  _gauss_PARM_2, _k_dim
+        mov  _k_rows, _k_dim
         mov  a, _k_dim
         inc  a
-        mov  _gauss_PARM_3, a
-        mov  dptr, #X_SL
-        lcall _gauss
+        mov  _k_cols, a
+        mov  _k_Whi, #(X_SL >> 8)
+        lcall _gauss_k
         mov  a, dpl
         anl  _rk_ok, a
         mov  a, _k_lo
@@ -903,9 +905,9 @@ uint8_t sign_rom(void) __naked
     __asm
         lcall _stream_init_card
         mov  dptr, #X_CMD
-        mov  _xcopy_i_PARM_2, #(_IA + IX_OFF)
-        mov  _xcopy_i_PARM_3, #M
-        lcall _xcopy_i
+        mov  _k_x, #(_IA + IX_OFF)
+        mov  _k_cnt, #M
+        lcall _xcopy_k
         mov  _rk_p0, #(X_Ks1 & 0xFF)
         mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
         mov  _rk_p1, #(X_U & 0xFF)
@@ -921,8 +923,8 @@ uint8_t sign_rom(void) __naked
         movx @dptr, a
     sr_att:
         mov  dpl, #(_IA + IX_OFF)
-        mov  _stream_take_PARM_2, #V
-        lcall _stream_take
+        mov  _k_cnt, #V
+        lcall _stream_take_k
         mov  _rk_ok, #1
         mov  dptr, #_T_UW
         mov  _rk_p0, dpl

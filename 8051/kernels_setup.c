@@ -97,7 +97,7 @@ static uint8_t ka_call(uint16_t kernel) __naked
  * p = 0); (5) lo/mask pairs of column k, row k masked off; (6) every column
  * j > k: W[.][j] ^= W[k][j] * column k.
  */
-static uint8_t gauss_asm(void) __naked
+uint8_t gauss_k(void) __naked
 {
     __asm
         mov  _k_ok, #1
@@ -318,17 +318,19 @@ static uint8_t gauss_asm(void) __naked
     __endasm;
 }
 
+#ifndef CARD_ROM /* (the ROM family calls gauss_k) */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols)
 {
     k_Whi = (uint8_t)(W >> 8);
     k_rows = rows;
     k_cols = cols;
 #ifdef CARD_128_ASM
-    return ka_call((uint16_t)gauss_asm);
+    return ka_call((uint16_t)gauss_k);
 #else
-    return gauss_asm();
+    return gauss_k();
 #endif
 }
+#endif
 
 #ifndef CARD_ROM
 

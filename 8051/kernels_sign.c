@@ -1,12 +1,13 @@
 /*
  * Assembly kernels of the signing path (inline in C so that the set's
- * macros reach them): xcopy_i, matvec_sign, layer_build and layer_solve.
+ * macros reach them): xcopy_k, matvec_k, layer_build and layer_solve.
  * build-image.sh counts this object whole in "sign_code"; the key set-up
  * and public-key kernels are in kernels_setup.c. The C twins are in gf.c
  * and sign.c (built with -DCARD_C_KERNELS); tests/test_card.sh checks that
  * both builds give the same signatures.
  *
- * Conventions: arguments in the k_* data bytes (kernels.h; defined here),
+ * Conventions: the first argument in DPL (DPTR), the others in the k_*
+ * data bytes (kernels.h; defined here; card_if.h names them per kernel),
  * P2 is the XDATA page for MOVX @Ri (left changed), GFT is page-aligned at
  * GFT_ADDR, every loop bound is a public size, and no branch depends on a
  * field value: zero operands go through masks or the zero page of GFT.
@@ -22,45 +23,14 @@
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
 __data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
 
-/*
- * The two kernels with parameters read them from SDCC's parameter bytes
- * (_f_PARM_i, direct) in the small model; in the large model of the
- * 128-byte family (CARD_128_ASM) those are in XDATA, so a C wrapper passes
- * them in k_* bytes instead (the MV_* and XC_* names).
- */
-#ifdef CARD_128_ASM
-#define XC_DST _k_x
-#define XC_N   _k_cnt
-#define MV_S   _k_acc            /* s: k_acc, k_x */
-#define MV_SH  _k_x
-#define MV_OUT _k_ok             /* out: k_ok, k_ckp */
-#define MV_OUTH _k_ckp
-#define MV_ROWS _k_rows
-#define MV_COLS _k_cols
-#else
-#define XC_DST _xcopy_i_PARM_2
-#define XC_N   _xcopy_i_PARM_3
-#define MV_S   _matvec_sign_PARM_2
-#define MV_SH  (_matvec_sign_PARM_2 + 1)
-#define MV_OUT _matvec_sign_PARM_3
-#define MV_OUTH (_matvec_sign_PARM_3 + 1)
-#define MV_ROWS _matvec_sign_PARM_4
-#define MV_COLS _matvec_sign_PARM_5
-#endif
-
-/* dst[0 .. n) = src[0 .. n): XDATA to internal RAM, 8 cycles a byte. */
-#ifdef CARD_128_ASM
-static void xc_asm(uint16_t src) __naked
+/* k_x[0 .. k_cnt) = src[0 .. k_cnt): XDATA to internal RAM, 8 cycles a
+ * byte. */
+void xcopy_k(uint16_t src) __naked
 {
     (void)src;
-#else
-void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
-{
-    (void)src; (void)dst; (void)n;
-#endif
     __asm
-        mov  r0, XC_DST
-        mov  r7, XC_N
+        mov  r0, _k_x
+        mov  r7, _k_cnt
     xc_loop:
         movx a, @dptr
         inc  dptr
@@ -71,14 +41,6 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n) __naked
     __endasm;
 }
 
-#ifdef CARD_128_ASM
-void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
-{
-    k_x = dst;
-    k_cnt = n;
-    xc_asm(src);
-}
-#endif
 
 /*
  * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
@@ -91,33 +53,27 @@ void xcopy_i(uint16_t src, uint8_t dst, uint8_t n)
  * without it otherwise) the row loop is unrolled with direct addressing,
  * 10 machine cycles per entry, and M rows enter the body at row N - M;
  * else the loop is unrolled by four when 4 divides M and N, else by two:
- * 12.5 or 13 cycles per entry. Arguments: the run table in DPTR (or
- * k_Klo:k_Khi), the others MV_* (above); k_Klo:k_Khi then walk the table.
+ * 12.5 or 13 cycles per entry. Arguments: the run table in DPTR, s in
+ * k_acc:k_x, out in k_ok:k_ckp, k_rows, k_cols; k_Klo:k_Khi then walk the
+ * table.
  */
 #if N <= 28 && !defined(CARD_MV_LOOP)
 #define MV_DIRECT
 #endif
-#ifdef CARD_128_ASM
-static void mvs_asm(void) __naked
+void matvec_k(uint16_t K) __naked
 {
-    __asm
-#else
-void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols) __naked
-{
-    (void)K; (void)s; (void)out; (void)rows; (void)cols;
+    (void)K;
     __asm
         mov  _k_Klo, dpl
         mov  _k_Khi, dph
-#endif
 #ifdef MV_DIRECT
         mov  a, #(_IA + N)
         clr  c
-        subb a, MV_ROWS
+        subb a, _k_rows
         mov  r2, a               ; accumulator IA[N - rows .. N)
 #else
         mov  r2, #_IA            ; accumulator IA[0 .. rows)
-        mov  a, MV_ROWS
+        mov  a, _k_rows
 #if M % 4 == 0 && N % 4 == 0
         rr   a
 #endif
@@ -127,16 +83,16 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, MV_S
-        mov  dph, MV_SH
-        mov  r4, MV_ROWS
+        mov  dpl, _k_acc
+        mov  dph, _k_x
+        mov  r4, _k_rows
     mvs_init:
         movx a, @dptr
         inc  dptr
         mov  @r1, a
         inc  r1
         djnz r4, mvs_init
-        mov  r4, MV_COLS
+        mov  r4, _k_cols
         mov  r3, #(_IA + IX_OFF)
         mov  _k_j, #1
     mvs_col:
@@ -174,10 +130,10 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         mov  P2, r7
         mov  a, r6
         mov  r0, a
-        add  a, MV_ROWS
+        add  a, _k_rows
         mov  r6, a               ; the next column of the run
 #ifdef MV_DIRECT
-        mov  a, MV_ROWS
+        mov  a, _k_rows
         cjne a, #N, mvs_m        ; public: M rows enter at row N - M
         mvsr = 0
         .rept (N - M)
@@ -237,9 +193,9 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
 #endif
         mov  a, r2
         mov  r1, a
-        mov  dpl, MV_OUT
-        mov  dph, MV_OUTH
-        mov  r7, MV_ROWS
+        mov  dpl, _k_ok
+        mov  dph, _k_ckp
+        mov  r7, _k_rows
     mvs_out:
         mov  a, @r1
         movx @dptr, a
@@ -249,23 +205,6 @@ void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
         ret
     __endasm;
 }
-
-#ifdef CARD_128_ASM
-void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
-                 uint8_t cols)
-{
-    k_Klo = (uint8_t)K;
-    k_Khi = (uint8_t)(K >> 8);
-    k_acc = (uint8_t)s;         /* MV_S */
-    k_x = (uint8_t)(s >> 8);
-    k_ok = (uint8_t)out;        /* MV_OUT */
-    k_ckp = (uint8_t)(out >> 8);
-    k_rows = rows;
-    k_cols = cols;
-    mvs_asm();
-}
-#endif
-
 
 /*
  * The linear system of one layer (docs/SPEC.md 4.6) in the work at page

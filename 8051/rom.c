@@ -736,21 +736,21 @@ void rm_check(void) __naked
         mov  r2, #M
         mov  r3, #(X_G1 >> 8)
         lcall rm_lcols
-        mov  _gauss_PARM_2, #N
-        mov  _gauss_PARM_3, #(N + 1)
-        mov  dptr, #X_G3
-        lcall _gauss
+        mov  _k_rows, #N
+        mov  _k_cols, #(N + 1)
+        mov  _k_Whi, #(X_G3 >> 8)
+        lcall _gauss_k
         mov  _rm_ok, dpl
-        mov  _gauss_PARM_2, #M
-        mov  _gauss_PARM_3, #M
-        mov  dptr, #X_G1
-        lcall _gauss
+        mov  _k_rows, #M
+        mov  _k_cols, #M
+        mov  _k_Whi, #(X_G1 >> 8)
+        lcall _gauss_k
         mov  a, dpl
         anl  _rm_ok, a
         mov  dptr, #(X_G3 + N * GST)
-        mov  _xcopy_i_PARM_2, #(_IA + IX_OFF)
-        mov  _xcopy_i_PARM_3, #N
-        lcall _xcopy_i
+        mov  _k_x, #(_IA + IX_OFF)
+        mov  _k_cnt, #N
+        lcall _xcopy_k
         mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
         mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
         lcall _central_eval_rom

@@ -9,7 +9,7 @@
  * of the installed key, block counter = the signature counter c, nonce =
  * h[0..12), whose first 32 bytes XOR h[12..m) are the key.
  */
-#include "card.h"
+#include "kernels.h"
 #include "protocol.h"
 
 __xdata uint8_t sig_ctr[4];
