@@ -20,12 +20,12 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # internal RAM keeps the registers, the few __data variables and the stack).
 # -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
 # small model, 128 B).
-mods="main apdu io gf kernels_sign kernels_setup chacha key sign pk"
-links="main apdu io kernels_sign chacha sign gf kernels_setup key pk"
+mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha key sign pk"
+links="main apdu io kernels k_matvec k_layer chacha sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
 *CARD_ROM*) isize=128 cpu=8051 model=--model-small
-    mods="rom kernels_rom kernels_setup chacha" links=$mods ;;
+    mods="rom kernels_rom k_gauss chacha" links=$mods ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
 for f in $mods; do
@@ -96,10 +96,10 @@ if [ -n "$ssp" ] && [ $((0x$ia - 0x$ssp - 1)) -lt 20 ]; then
     echo "build-image.sh: $out: SIGN stack 0x$ssp .. IA 0x$ia: fewer than 20 bytes" >&2
     exit 1
 fi
-# CARD_128_ASM: the set-up kernels run on the whole arena (kernels_setup.c:
+# CARD_128_ASM: the set-up kernels run on the whole arena (kernels.c:
 # ka_call), so the kernels' argument bytes (k_*, ka_sp) lie below IA.
 if [ -n "$ssp" ]; then
-    for a in $(awk '$3 ~ /^kernels_/ && $2 ~ /^_ka?_/ {print $1}' "$obj/img.map"); do
+    for a in $(awk '$3 ~ /^(kernels|k_)/ && $2 ~ /^_ka?_/ {print $1}' "$obj/img.map"); do
         [ $((0x$a)) -lt $((0x$ia)) ] || {
             echo "build-image.sh: $out: a kernel argument byte at 0x$a, in the arena IA" >&2; exit 1; }
     done
@@ -124,30 +124,32 @@ cp "$obj/img.map" "$base.map"
 # code: every CODE area of the map (tables included)
 code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
 # sign_code: the bytes of the SIGN path, a plain sum of object sizes: GFT
-# (1023) + sign.c and chacha.c (CSEG + CONST) + the kernels SIGN calls:
-# kernels_sign.c's CSEG in the assembly image (xcopy_i, matvec_sign, the
-# layer build with its generated term code, layer_solve), gf.c's CSEG
-# (gmul and the C twins) and CONST (the term table they read) in a C-twin
-# image. Not counted: the command loop (main.c, apdu.c, io.c), which every
-# command shares.
+# (1023) + sign.c, chacha.c and the signing kernels, k_matvec.c and
+# k_layer.c (CSEG + CONST: the copy, the matvecs, the layer build with its
+# generated term code, the solver, or their C twins), and in a C-twin
+# image gf.c (gmul, and the term table the twins read) and k_gauss.c (the
+# twins' solver). Not counted: the command loop (main.c, apdu.c, io.c),
+# which every command shares.
 relsz() { # relsz FILE AREA: hex size of AREA in a .rel, in decimal
     awk -v a="$2" '$1 == "A" && $2 == a {print $4; exit}' "$1" | { read h || h=0; echo $((0x${h:-0})); }
 }
+objsz() { # objsz MODULE...: CSEG + CONST of the objects
+    t=0
+    for o in "$@"; do t=$((t + $(relsz "$obj/$o.rel" CSEG) + $(relsz "$obj/$o.rel" CONST))); done
+    echo $t
+}
 # In the ROM family: GFT + kernels_rom.c (the signing kernels, the layer
 # solver, SIGN's flow, central_eval; CSEG + CONST: the term table and the
-# run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the command layer (rom.c) and COMMIT's
-# Gauss-Jordan (kernels_setup.c) are not counted.
+# run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the
+# command layer (rom.c) and COMMIT's Gauss-Jordan (k_gauss.c) are not
+# counted.
 case " $* " in
 *CARD_ROM*)
-    sign_code=$((1023 + $(relsz "$obj/kernels_rom.rel" CSEG) + $(relsz "$obj/kernels_rom.rel" CONST) \
-        + $(relsz "$obj/kernels_rom.rel" RGAP) \
-        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST))) ;;
+    sign_code=$((1023 + $(objsz kernels_rom chacha) + $(relsz "$obj/kernels_rom.rel" RGAP))) ;;
 *)
-    kern=$(relsz "$obj/kernels_sign.rel" CSEG)
-    terms=0
-    [ "$kern" -gt 0 ] || { kern=$(relsz "$obj/gf.rel" CSEG); terms=$(relsz "$obj/gf.rel" CONST); }
-    sign_code=$((1023 + terms + $(relsz "$obj/sign.rel" CSEG) + $(relsz "$obj/sign.rel" CONST) \
-        + $(relsz "$obj/chacha.rel" CSEG) + $(relsz "$obj/chacha.rel" CONST) + kern)) ;;
+    twins=0 # (a C-twin image: no matvec_k)
+    awk '$3 == "_matvec_k" {f = 1} END {exit !f}' "$obj/img.map" || twins=$(objsz gf k_gauss)
+    sign_code=$((1023 + $(objsz sign chacha k_matvec k_layer) + twins)) ;;
 esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)

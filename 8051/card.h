@@ -8,26 +8,25 @@
  *   card_if.h      the interfaces between the modules
  * and the protocol (class, instructions, status words) in protocol.h.
  *
- * Which image runs which kernels (build-image.sh links the modules; the
- * C twins are what -DCARD_C_KERNELS builds, for n > 32 in the 128-byte
- * family and for the cross-test, tests/test_card.sh):
+ * Which image runs which kernels. One file per kernel, its assembly and
+ * its C twin side by side (-DCARD_C_KERNELS builds the twins: for n > 32
+ * in the 128-byte family, and for the cross-test, tests/test_card.sh,
+ * which checks that both give the same signatures); the calling
+ * convention and the k_* bytes: card_if.h, kernels.h, kernels.c.
  *
- *   kernel            256-byte          128-byte, n <= 32      C twin    ROM family
- *   signing matvec    kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c
- *   layer build       kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c (term table)
- *                     (generated code)  (generated code)
- *   layer solver      kernels_sign.c    kernels_sign.c         sign.c    kernels_rom.c, or
- *                     (written out for a, b <= 9)                        Gauss-Jordan for n = 32
- *   Gauss-Jordan      kernels_setup.c   kernels_setup.c        gf.c      kernels_setup.c (COMMIT)
- *                                       (on the arena: ka_call)
- *   public-key terms  kernels_setup.c   kernels_setup.c        pk.c      (none: no GET PK SEGMENT)
- *   LM matvec         kernels_setup.c   kernels_setup.c        gf.c      (none)
- *   ChaCha20 block    chacha.c (assembly; its C twin with -DCARD_C_KERNELS alone)
- *   command layer     main.c, apdu.c, key.c, sign.c, pk.c (C)            rom.c (assembly)
- *
- * -DCARD_C_KERNELS builds any image with every kernel's C twin (gf.c,
- * sign.c, pk.c, key.c) instead; tests/test_card.sh checks both give the
- * same signatures.
+ *   kernel            file         256-byte   128-byte, n <= 32    ROM family
+ *   signing matvec    k_matvec.c   assembly   assembly             kernels_rom.c
+ *   layer build       k_layer.c    generated  generated            kernels_rom.c (term table)
+ *   layer solver      k_layer.c    assembly (written out for a, b <= 9)   kernels_rom.c, or
+ *                                                                  Gauss-Jordan for n = 32
+ *   Gauss-Jordan      k_gauss.c    assembly   assembly on the      k_gauss.c (COMMIT)
+ *                                             arena (ka_call)
+ *   public-key terms  k_pk.c       assembly   pk_block on the      (no GET PK SEGMENT)
+ *                                             arena (ka_call)
+ *   per-i pk scalars  k_pk.c       C          assembly             (none)
+ *   LM matvec         k_lm.c       assembly   assembly (pk_block)  (none)
+ *   ChaCha20 block    chacha.c     assembly (its C twin with -DCARD_C_KERNELS alone)
+ *   command layer     main.c, apdu.c, key.c, sign.c, pk.c (C)      rom.c (assembly)
  */
 #ifndef CARD_H
 #define CARD_H

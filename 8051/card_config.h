@@ -33,7 +33,7 @@
  * of the 128 bytes (IA_ABS) over the spill bytes and the stack of the
  * command code: signing runs on a stack of its own below it (sign.c), and
  * each key set-up and public-key kernel parks the arena's live bytes in
- * XDATA while it runs (kernels_setup.c: ka_call); for the larger sets the
+ * XDATA while it runs (kernels.c: ka_call); for the larger sets the
  * arena IA itself lives in XDATA and every kernel is the C twin (which
  * address it through ARENA pointers). ChaCha20 keeps its assembly block in
  * both (its state in 0x40..0x7F with the interrupts held off, see
@@ -55,7 +55,7 @@ typedef uint16_t arena_t;   /* an address in the arena */
 #elif defined(CARD_ROM)
 /* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
  * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
- * the kernels of kernels_rom.c, Gauss-Jordan of kernels_setup.c) */
+ * the kernels of kernels_rom.c, Gauss-Jordan of k_gauss.c) */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F

@@ -4,17 +4,19 @@
 #ifndef CARD_IF_H
 #define CARD_IF_H
 
+/* The public key's kernels (k_pk.c, k_lm.c): pk_prep, the per-i scalars
+ * at X_PT, X_QT (A3's column i); in the 128-byte family
+ * pk_block, out[0 .. m) = the block of the monomial whose A3 column (LM)
+ * is at col: A1 F, F = the monomial's central terms (mode 0: w_i w_j,
+ * i < j; 1: w_i^2; 2: w_l, with the column's linear part); else pk_terms
+ * (F's terms with A3's column j, sq: w_i^2; F = SF) and matvec_lm: acc[r] ^= sum_c K[r][c] x[c],
+ * K in LM column-major form (the cache's A3, A1): columns of st bytes,
+ * 256 / st of them to a page (LMCOL) */
+void pk_prep(uint8_t i);
 #ifdef CARD_128_ASM
-/* out[0 .. m) = the public key's block of the monomial whose A3 column
- * (LM) is at col: A1 F, F = the monomial's central terms (mode 0: w_i w_j,
- * i < j; 1: w_i^2; 2: w_l, with the column's linear part), the per-i
- * scalars at X_PT, X_QT (kernels_setup.c) */
 void pk_block(uint16_t col, uint8_t mode, uint16_t out);
-/* pk.c's per-i scalars X_PT, X_QT of the A3 column (LM) at col */
-void pk_prep(uint16_t col);
 #else
-/* acc[r] ^= sum_c K[r][c] x[c], K in LM column-major form (the cache's
- * A3, A1): columns of st bytes, 256 / st of them to a page (LMCOL) */
+void pk_terms(uint8_t j, uint8_t sq);
 void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
                uint8_t rows, uint8_t cols, uint8_t st);
 #endif
@@ -31,8 +33,12 @@ void matvec_lm(SARENA uint8_t *acc, uint16_t K, SARENA uint8_t *x,
  * in k_Whi, rows in k_rows, cols in k_cols. */
 uint8_t gauss(uint16_t W, uint8_t rows, uint8_t cols);
 uint8_t gauss_k(void);
-/* Solve the layer system built by layer_build (assembly layout, SST)
- * into IX[lo .. lo + dim); 1 iff invertible. Constant time. */
+/* One layer's system (k_layer.c): the terms t0 .. t0 + nt of the layer
+ * of variables lo .. lo + dim (from: the x values below it are still
+ * scalars in the arena, assembly only), solved into IX[lo .. lo + dim);
+ * layer_solve: 1 iff invertible. Constant time. */
+void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
+                 uint8_t from);
 uint8_t layer_solve(uint8_t lo, uint8_t dim);
 /* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
 /* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing), K the

@@ -13,7 +13,7 @@
 #define GST 64
 #endif
 
-/* The signing layers (kernels_sign.c, assembly build): column j of a layer's
+/* The signing layers (k_layer.c, assembly build): column j of a layer's
  * system at X_SL + j * SST, rows 0 .. dim-1 at offsets 0 .. dim-1, and the
  * solver's LM form of the eliminated row entries (row i: 2 bytes) at
  * offset SUOFF + 2i of the same column, so no column crosses a page. */
@@ -136,7 +136,7 @@
 
 /* ---- internal RAM: one arena, carved per command ---- */
 /* The scratch part: 64 bytes, or XS_OFF + 2 (n - b) for the x scalars of
- * the layer builds (kernels_sign.c) if that is more; in CARD_128_ASM just
+ * the layer builds (k_layer.c) if that is more; in CARD_128_ASM just
  * what signing needs: the matvec accumulator (n), the last layer's x
  * scalars (2 (v + a + 2)) and the solver's scratch (3 max(a, b)), which
  * may overlap (sign.c then converts every scalar per layer: XS_INC 0). */
@@ -178,7 +178,7 @@
 /* The arena's place, fixed here (gf.c: __at): in CARD_128_ASM the top of
  * the 128 bytes; in the 256-byte family, when the kernels address its
  * first bytes directly (the signing matvec's accumulator IA[0 .. N) for N
- * <= 28, kernels_sign.c: MV_DIRECT; the solver's scratch IA[0 .. XS_OFF)),
+ * <= 28, k_matvec.c: MV_DIRECT; the solver's scratch IA[0 .. XS_OFF)),
  * so that those end at 0x80, the rest in the upper (indirect) 128 bytes
  * and the stack above it (build-image.sh links with --stack-loc IA_END and
  * checks that the data bytes end below IA_ABS). */
@@ -201,13 +201,13 @@ extern ARENA uint8_t IA[IA_SIZE];
 #define XU   XP(X_U)
 #define IX   (IA + IX_OFF)   /* x[N] while signing */
 /* gauss() uses IA[0 .. 2*rows): all of IA for the n x n inversions of key
- * set-up. Signing layers (kernels_sign.c): layer_build's x scalars at
+ * set-up. Signing layers (k_layer.c): layer_build's x scalars at
  * IA[XS_OFF .. XS_OFF + 2 lo), layer_solve's scratch at IA[IX_OFF - 3 dim
  * .. IX_OFF) (or IA[0 .. 3 dim) if XS_OFF),
  * matvec_sign's accumulator at IA[0 .. N). */
 /* The arena of key set-up and the public key: IA (SSCR the Gauss /
  * matvec scratch, SF the public key's m-vector). In CARD_128_ASM the
- * set-up kernels run on IA inside ka_call (kernels_setup.c), which parks
+ * set-up kernels run on IA inside ka_call (kernels.c), which parks
  * the arena's live bytes in the XDATA copy SA meanwhile; between kernels
  * the C code, whose stack is in IA, uses SA as its scratch (SSCR, key.c).
  * A kernel's stack is then the top KS_STACK bytes of IA: its call (2), a
@@ -238,5 +238,8 @@ extern uint8_t card_xram[65536];
 #define XB(a) (*(__xdata uint8_t *)(a))
 #define XP(a) ((__xdata uint8_t *)(a))
 #endif
+
+/* the public-key cache's A3, column c (LM) */
+#define A3COL(c) LMCOL(X_A3L, N, c)
 
 #endif

@@ -3,7 +3,7 @@
  * docs/CARD.md, "The ROM family"): small enough for the signing path to
  * sit beside the command layer (rom.c), with the few inner loops that set
  * the speed written out. The same algebra, forms and constant-time rules
- * as kernels_sign.c: the stored key in L1 form, x values turned into
+ * as k_matvec.c and k_layer.c: the stored key in L1 form, x values turned into
  * scalars (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a
  * mask or the zero page of GFT, every loop bound and branch on a public
  * size or index. Here:
@@ -17,7 +17,7 @@
  *     card.h: SST), built row by row in internal RAM (rk_build), solved by
  *     rs_solve (elimination and back substitution, the rows below the
  *     pivot written out) where its scratch fits (card.h: ROM_LAYER_GE),
- *     else by Gauss-Jordan (kernels_setup.c), which also solves COMMIT
+ *     else by Gauss-Jordan (k_gauss.c), which also solves COMMIT
  *     KEY's n x n systems (its scratch fits the arena);
  *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
  *   - sign: one SIGN after the counter (rom.c).
@@ -57,7 +57,7 @@ __code const uint8_t T_LAY[12] = {
 #define RB_WOB 8    /* bytes of a column of rk_build's write-out */
 #define RB_PGB 2    /* of its move to the first page */
 
-/* Gauss-Jordan's (kernels_setup.c), also the scratch of the matvec, the
+/* Gauss-Jordan's (k_gauss.c), also the scratch of the matvec, the
  * layer build and rs_solve (which do not run during Gauss-Jordan); k_lo
  * and k_dim the layer (first variable, size); the row being built (k_st,
  * rs_solve's after the build); the layer's offset in T_LAY (with
@@ -429,7 +429,7 @@ void rk_build(void) __naked
 
 #ifdef ROM_LAYER_GE
 /*
- * The layer solver (the algebra of kernels_sign.c's solve_asm, so the
+ * The layer solver (the algebra of k_layer.c's solve_asm, so the
  * same solutions and verdicts): the system at X_SL (column j at X_SL + j
  * SST, rows 0 .. n-1, the right-hand side in column n; rows n .. LDMAX-1
  * zero: rk_build writes them), n = k_dim, into IX[lo .. lo + n); rk_ok &=

@@ -16,7 +16,6 @@
 #include "card.h"
 
 #define F    SF              /* the m-vector before A1 */
-#define A3COL(c) LMCOL(X_A3L, N, c)
 
 __xdata uint8_t pk_cur = 0xFF;  /* i of X_PT/X_QT; 0xFE: linear; 0xFF: none */
 __xdata uint8_t pk_ready = 0;   /* the cache (X_A3L .. X_WS) holds the active key's */
@@ -27,25 +26,6 @@ static void set_scalar(__xdata uint8_t *dst, uint8_t v)
     dst[1] = LOGHI(v);
 }
 
-#ifdef CARD_128_ASM
-/* in assembly: the large model's C takes three times as long */
-#define prep_quad(i) pk_prep(A3COL(i))
-#else
-static void prep_quad(uint8_t i)
-{
-    uint16_t t;
-    __xdata uint8_t *col = XP(A3COL(i)), *pt = XP(X_PT), *qt = XP(X_QT);
-    __xdata uint8_t *co = XP(X_KCO);
-    __code const uint8_t *ruw = T_RUW;
-    for (t = 0; t < C; t++, ruw += 3, co++, pt += 2, qt += 2) {
-        uint8_t lp = (uint8_t)(co[0] - 1), mp = L1MASK(co[0]); /* L1 */
-        __xdata uint8_t *au = col + 2 * ruw[1], *aw = col + 2 * ruw[2];
-        set_scalar(pt, GFT[(uint16_t)lp + au[0]] & mp & au[1]);
-        set_scalar(qt, GFT[(uint16_t)lp + aw[0]] & mp & aw[1]);
-    }
-}
-#endif
-
 static void prep_lin(void)
 {
     uint16_t t;
@@ -54,27 +34,6 @@ static void prep_lin(void)
         set_scalar(XP(X_QT + 2 * t), XB(X_KPC + t)); /* p c3_w, with A3[u] */
     }
 }
-
-#ifdef CARD_128_ASM
-/* each block by one kernel on the arena (kernels_setup.c: pk_block) */
-#elif defined(CARD_C_SETUP)
-/* F[row - V] ^= PT[t] A3[w][j] (+ QT[t] A3[u][j] unless sq) for every t */
-static void pk_terms(uint8_t j, uint8_t sq)
-{
-    uint16_t t;
-    __xdata uint8_t *col = XP(A3COL(j)), *pt = XP(X_PT), *qt = XP(X_QT);
-    for (t = 0; t < C; t++, pt += 2, qt += 2) {
-        __xdata uint8_t *aw = col + 2 * TW(t), *au = col + 2 * TU(t);
-        uint8_t acc = GFT[((uint16_t)pt[1] << 8) + pt[0] + aw[0]] & aw[1];
-        if (!sq) /* public */
-            acc ^= GFT[((uint16_t)qt[1] << 8) + qt[0] + au[0]] & au[1];
-        F[TROW(t) - V] ^= acc;
-    }
-}
-#else
-void pk_terms_asm(uint16_t col, uint8_t sq);
-#define pk_terms(j, sq) pk_terms_asm(A3COL(j), sq)
-#endif
 
 #ifdef CARD_128_ASM
 #pragma disable_warning 85 /* pk_segment's o: only the other builds' loops use it */
@@ -99,7 +58,7 @@ uint8_t pk_segment(uint16_t seg)
     for (k = 0; k < count; k++, q++) {
         if (q < PK_QUAD) {
             if (i != pk_cur) {
-                prep_quad(i);
+                pk_prep(i);
                 pk_cur = i;
             }
 #ifdef CARD_128_ASM

@@ -7,7 +7,7 @@
  * the card's stream key K_card and the journal; GENERATE KEY and GET PK
  * SEGMENT are not here (6D00). COMMIT KEY checks the key as the other
  * images do: S3 and S1 invertible and s1 = F(S3^-1 s3) (Gauss-Jordan of
- * kernels_setup.c, central_eval_rom of kernels_rom.c), else 6A80 and the
+ * k_gauss.c, central_eval_rom of kernels_rom.c), else 6A80 and the
  * old key stays. The signing kernels are in kernels_rom.c, ChaCha20 in
  * chacha.c.
  *

@@ -1,16 +1,11 @@
 /*
- * Assembly kernels of the signing path (inline in C so that the set's
- * macros reach them): xcopy_k, matvec_k, layer_build and layer_solve.
- * build-image.sh counts this object whole in "sign_code"; the key set-up
- * and public-key kernels are in kernels_setup.c. The C twins are in gf.c
- * and sign.c (built with -DCARD_C_KERNELS); tests/test_card.sh checks that
- * both builds give the same signatures.
- *
- * Conventions: the first argument in DPL (DPTR), the others in the k_*
- * data bytes (kernels.h; defined here; card_if.h names them per kernel),
- * P2 is the XDATA page for MOVX @Ri (left changed), GFT is page-aligned at
- * GFT_ADDR, every loop bound is a public size, and no branch depends on a
- * field value: zero operands go through masks or the zero page of GFT.
+ * One layer's linear system (docs/SPEC.md 4.6), built from the x values
+ * solved so far (layer_build) and solved into IX (layer_solve): in
+ * assembly, with the terms as straight code generated per set
+ * (card_tables.h), and the C twins (-DCARD_C_KERNELS), which build it in
+ * Gauss-Jordan's layout and solve it with gauss (k_gauss.c). The same
+ * verdicts and, for an invertible system, the same solution;
+ * tests/test_card.sh checks that both give the same signatures.
  */
 #include "kernels.h"
 
@@ -19,192 +14,6 @@
 #endif
 
 #ifndef CARD_C_KERNELS
-
-__data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
-__data uint8_t k_acc, k_x, k_st, k_Klo, k_Khi, k_ql;
-
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt): XDATA to internal RAM, 8 cycles a
- * byte. */
-void xcopy_k(uint16_t src) __naked
-{
-    (void)src;
-    __asm
-        mov  r0, _k_x
-        mov  r7, _k_cnt
-    xc_loop:
-        movx a, @dptr
-        inc  dptr
-        mov  @r0, a
-        inc  r0
-        djnz r7, xc_loop
-        ret
-    __endasm;
-}
-
-
-/*
- * The signing matvecs: out = s + K x (x = IX[0 .. cols), s and out in
- * XDATA, rows = M or N, both even). K is the stored key's L1 matrix,
- * walked through its run table (card.h: triples page, offset, columns of
- * rows bytes each; read with MOVC at each new run). Column c: x[c] as the
- * scalar DPTR against the L1 entries of column c: ADD A,#0FFh gives the
- * log and C = (entry != 0), SUBB A,ACC the mask. With MV_DIRECT (N <= 28
- * and the accumulator IA[N - rows .. N) below 0x80: build-image.sh links
- * without it otherwise) the row loop is unrolled with direct addressing,
- * 10 machine cycles per entry, and M rows enter the body at row N - M;
- * else the loop is unrolled by four when 4 divides M and N, else by two:
- * 12.5 or 13 cycles per entry. Arguments: the run table in DPTR, s in
- * k_acc:k_x, out in k_ok:k_ckp, k_rows, k_cols; k_Klo:k_Khi then walk the
- * table.
- */
-#if N <= 28 && !defined(CARD_MV_LOOP)
-#define MV_DIRECT
-#endif
-void matvec_k(uint16_t K) __naked
-{
-    (void)K;
-    __asm
-        mov  _k_Klo, dpl
-        mov  _k_Khi, dph
-#ifdef MV_DIRECT
-        mov  a, #(_IA + N)
-        clr  c
-        subb a, _k_rows
-        mov  r2, a               ; accumulator IA[N - rows .. N)
-#else
-        mov  r2, #_IA            ; accumulator IA[0 .. rows)
-        mov  a, _k_rows
-#if M % 4 == 0 && N % 4 == 0
-        rr   a
-#endif
-        rr   a
-        anl  a, #0x7F
-        mov  _k_cnt, a           ; rows / unroll
-#endif
-        mov  a, r2
-        mov  r1, a
-        mov  dpl, _k_acc
-        mov  dph, _k_x
-        mov  r4, _k_rows
-    mvs_init:
-        movx a, @dptr
-        inc  dptr
-        mov  @r1, a
-        inc  r1
-        djnz r4, mvs_init
-        mov  r4, _k_cols
-        mov  r3, #(_IA + IX_OFF)
-        mov  _k_j, #1
-    mvs_col:
-        djnz _k_j, mvs_same      ; public: the column index in its run
-        mov  dpl, _k_Klo         ; the next run: page, offset, columns
-        mov  dph, _k_Khi
-        clr  a
-        movc a, @a+dptr
-        mov  r7, a
-        inc  dptr
-        clr  a
-        movc a, @a+dptr
-        mov  r6, a
-        inc  dptr
-        clr  a
-        movc a, @a+dptr
-        mov  _k_j, a
-        inc  dptr
-        mov  _k_Klo, dpl
-        mov  _k_Khi, dph
-    mvs_same:
-        mov  a, r3
-        mov  r0, a
-        mov  a, @r0              ; s = x[c]
-        inc  r3
-        mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr          ; 2 if s == 0
-        add  a, #GFT_PAGE
-        xch  a, r5
-        inc  dph                 ; GFT_LOGA
-        movc a, @a+dptr          ; log s
-        mov  dpl, a
-        mov  dph, r5
-        mov  P2, r7
-        mov  a, r6
-        mov  r0, a
-        add  a, _k_rows
-        mov  r6, a               ; the next column of the run
-#ifdef MV_DIRECT
-        mov  a, _k_rows
-        cjne a, #N, mvs_m        ; public: M rows enter at row N - M
-        mvsr = 0
-        .rept (N - M)
-        movx a, @r0              ; L1 K[r][c]
-        inc  r0
-        add  a, #0xFF            ; log K[r][c], C = (K[r][c] != 0)
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0             ; 0xFF iff K[r][c] != 0
-        anl  a, r5
-        xrl  (_IA + mvsr), a
-        mvsr = mvsr + 1
-        .endm
-    mvs_m:
-        .rept M
-        movx a, @r0
-        inc  r0
-        add  a, #0xFF
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0
-        anl  a, r5
-        xrl  (_IA + mvsr), a
-        mvsr = mvsr + 1
-        .endm
-#else
-        mov  a, r2
-        mov  r1, a
-        mov  b, _k_cnt
-    mvs_row:
-#if M % 4 == 0 && N % 4 == 0
-        .rept 4                  ; rows an iteration (the count above)
-#else
-        .rept 2
-#endif
-        movx a, @r0              ; L1 K[r][c]
-        inc  r0
-        add  a, #0xFF
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0
-        anl  a, r5
-        xrl  a, @r1
-        mov  @r1, a
-        inc  r1
-        .endm
-        djnz b, mvs_row
-#endif
-#ifdef MV_DIRECT
-        djnz r4, mvs_more
-        sjmp mvs_fin
-    mvs_more:
-        ljmp mvs_col
-    mvs_fin:
-#else
-        djnz r4, mvs_col
-#endif
-        mov  a, r2
-        mov  r1, a
-        mov  dpl, _k_ok
-        mov  dph, _k_ckp
-        mov  r7, _k_rows
-    mvs_out:
-        mov  a, @r1
-        movx @dptr, a
-        inc  dptr
-        inc  r1
-        djnz r7, mvs_out
-        ret
-    __endasm;
-}
 
 /*
  * The linear system of one layer (docs/SPEC.md 4.6) in the work at page
@@ -220,8 +29,6 @@ void matvec_k(uint16_t K) __naked
  * every address is a constant, 16 machine cycles a matrix term, and the x
  * scalar is loaded once per u. k_lo, k_dim.
  */
-__data uint8_t k_lo, k_dim;
-
 static void layer_asm(void) __naked
 {
     __asm
@@ -828,4 +635,45 @@ uint8_t layer_solve(uint8_t lo, uint8_t dim)
 #endif
 }
 
-#endif /* !CARD_C_KERNELS */
+#else
+
+#define WCOL(c) XP(X_SL + (uint16_t)(c) * GST)
+
+/* C twin of layer_build: Gauss-Jordan's layout (GST), every term */
+void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
+                 uint8_t from)
+{
+    uint8_t r, c;
+    (void)from;
+    uint16_t t;
+    __xdata uint8_t *rhs = WCOL(dim);
+    for (c = 0; c < dim; c++) {
+        __xdata uint8_t *col = WCOL(c);
+        for (r = 0; r < dim; r++)
+            col[r] = 0;
+        col[c] = 1;
+    }
+    for (r = 0; r < dim; r++)
+        rhs[r] = XU[lo + r - V];
+    for (t = t0; t < t0 + nt; t++) {
+        uint8_t row = TROW(t) - lo, w = TW(t), xu = IX[TU(t)], cu;
+        uint8_t p = XB(X_KCO + t);          /* L1 */
+        cu = GFT[(uint16_t)LOGLO(xu) + (uint8_t)(p - 1)] & NZ(xu) & L1MASK(p);
+        if (w >= lo) /* public: a matrix entry or a constant */
+            WCOL(w - lo)[row] ^= cu;
+        else
+            rhs[row] ^= gmul(cu, IX[w]);
+    }
+}
+
+/* C twin of layer_solve: Gauss-Jordan on the GST layout of
+ * the twin layer_build; the same pivots (so the same verdict) and, for an
+ * invertible system, the same (unique) solution. */
+uint8_t layer_solve(uint8_t lo, uint8_t dim)
+{
+    uint8_t c = gauss(X_SL, dim, dim + 1);
+    xcopy_i(X_SL + (uint16_t)dim * GST, (arena_t)(uint16_t)(IX + lo), dim);
+    return c;
+}
+
+#endif
