@@ -66,10 +66,10 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # GFT sits at 0x0100..0x04FE; the relocatable code starts after it. The
 # signing modules come first, so that their data bytes come first (the
 # 128-byte family's SIGN stack starts after them: sign.c).
-# (CARD_ROM: kernels_rom.c's area RGAP goes to the gap between the
-# interrupt vectors and GFT)
+# (CARD_ROM: no C start-up; rom.c's area RVEC, the vectors, at 0, and the
+# area RGAP of rom.c and kernels_rom.c in the gap between them and GFT)
 gap=
-case " $* " in *CARD_ROM*) gap=-Wl-bRGAP=0x0011 ;; esac
+case " $* " in *CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" ;; esac
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=0x0500 $gap -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
@@ -77,6 +77,15 @@ link() {
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
 link
+case " $* " in
+*CARD_ROM*)
+    m_at() { awk -v s="$1" '$1 == "C:" && $3 == s {print $2; exit}' "$obj/img.map"; }
+    if [ $(( 0x$(m_at s_RVEC) + 0x$(m_at l_RVEC) )) -gt $(( 0x$(m_at s_RGAP) )) ] ||
+       [ $(( 0x$(m_at s_RGAP) + 0x$(m_at l_RGAP) )) -gt $(( 0x$(m_at _GFT) )) ]; then
+        echo "build-image.sh: $out: the areas RVEC and RGAP overlap each other or GFT" >&2
+        exit 1
+    fi ;;
+esac
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
 mapv() { awk -v s="$1" '$1 == "C:" && $3 == s {print $2; exit}' "$obj/img.map"; }
 # an arena placed at IA_ABS (card.h): the data bytes end below it

@@ -91,11 +91,10 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * in xcopy_i's block, the first of this file (the assembler reads the
  * blocks in order).
  */
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt): XDATA to internal RAM (also
- * chacha.c's stream_take_k) */
-void xcopy_k(uint16_t src) __naked
+/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM (also
+ * chacha.c's stream_take_k; in the area RGAP, below) */
+void rk_xcopy(void) __naked
 {
-    (void)src;
     __asm
     .macro RK_SCAL rt
         mov  dptr, #GFT_HIA
@@ -107,6 +106,8 @@ void xcopy_k(uint16_t src) __naked
         mov  dpl, a
         mov  dph, rt
     .endm
+        .area RGAP (CODE)
+    _xcopy_k::
         mov  r0, _k_x
         mov  r7, _k_cnt
     rk_xc:
@@ -116,6 +117,7 @@ void xcopy_k(uint16_t src) __naked
         inc  r0
         djnz r7, rk_xc
         ret
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -761,9 +763,7 @@ void rk_solve(void) __naked
 
 /*
  * The helpers above and rk_layer in the code area RGAP: the link places
- * it in the gap between the interrupt vectors and GFT (build-image.sh),
- * below 0x80 (ucsim 0.6.4 splits the lines of its internal RAM dump at
- * addresses where it has run code, and tts-card reads 0x80..0xFF back).
+ * it in the gap between the interrupt vectors and GFT (build-image.sh).
  */
 void rk_gap(void) __naked
 {
@@ -819,11 +819,14 @@ void rk_gap(void) __naked
 
 /*
  * COMMIT KEY's check: y = F(x), x = c3 at IX, y at IA[0 .. m), the raw
- * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t].
+ * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in
+ * the area RGAP).
  */
-void central_eval_rom(void) __naked
+void rk_ceval(void) __naked
 {
     __asm
+        .area RGAP (CODE)
+    _central_eval_rom::
         mov  r0, #_IA
         mov  r1, #(_IA + IX_OFF + V)
         mov  r7, #M
@@ -888,6 +891,7 @@ void central_eval_rom(void) __naked
         mov  _rk_lay, a
         cjne a, #12, ce_lay
         ret
+        .area CSEG (CODE)
     __endasm;
 }
 

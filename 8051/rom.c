@@ -46,10 +46,28 @@ __data volatile uint16_t t0_ovf;
 __xdata uint8_t sig_ctr[4];
 __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */
 
-/* Timer 0, mode 1, clock/12: overflows counted here. */
-void t0_isr(void) __interrupt(1) __naked
+/*
+ * The bottom of the code space (area RVEC, placed at 0 by build-image.sh;
+ * no C start-up is linked): the reset vector, rm_get in the 8 bytes up to
+ * the Timer 0 vector, and Timer 0's interrupt (mode 1, clock/12:
+ * overflows counted) at its vector.
+ */
+void rm_vec(void) __naked
 {
     __asm
+        .area RVEC (CODE)
+    rv_base:
+        ljmp _rm_main
+        ; byte I/O: the simulator interface
+    rm_get:
+        mov  a, #0x72             ; r (read)
+        mov  dptr, #0xFFFF
+        movx @dptr, a
+        movx a, @dptr
+        ret
+        .if . - rv_base - 0x0B
+        .error 1                  ; Timer 0's vector is at 0x000B
+        .endif
         push acc
         push psw
         mov  a, _t0_ovf
@@ -61,13 +79,20 @@ void t0_isr(void) __interrupt(1) __naked
         pop  psw
         pop  acc
         reti
+        .area SSEG
+    __start__stack::              ; the stack's start (the C start-up's)
+        .ds  1
+        .area CSEG (CODE)
     __endasm;
 }
 
-/* The counter while it runs (chacha.c's profile). */
-uint32_t cycles_now(void) __naked
+/* The counter while it runs (chacha.c's profile; in the area RGAP:
+ * kernels_rom.c). */
+void rm_gap(void) __naked
 {
     __asm
+        .area RGAP (CODE)
+    _cycles_now::
     cn_again:
         mov  b, _t0_ovf
         mov  r2, (_t0_ovf + 1)
@@ -79,6 +104,7 @@ uint32_t cycles_now(void) __naked
         cjne a, TH0, cn_again
         mov  a, r2
         ret
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -117,14 +143,17 @@ void rm_tab(void) __naked
     __endasm;
 }
 
-void main(void) __naked
+void rm_main(void) __naked
 {
     __asm
-        ; the C start-up's XDATA initialisation and clearing are not linked:
-        ; no XDATA variable here is read before this firmware writes it
-        __mcs51_genXINIT == 0
-        __mcs51_genXRAMCLEAR == 0
-        mov  sp, #(__start__stack - 1) ; main never returns: its return address is not kept
+        ; (no C start-up: internal RAM cleared here, XDATA as it was, no
+        ; XDATA variable here being read before this firmware writes it)
+        mov  sp, #(__start__stack - 1)
+        clr  a
+        mov  r0, #IRAM_TOP
+    rm_clr:
+        mov  @r0, a
+        djnz r0, rm_clr
         ; fill the free internal RAM above the stack pointer with 0xA5
         ; (8051/probe-iram.sh reads the peak back)
         mov  r0, sp
@@ -254,13 +283,7 @@ void main(void) __naked
     rm_next:
         ljmp rm_loop
 
-        ; byte I/O: the simulator interface
-    rm_get:
-        mov  a, #0x72             ; r (read)
-        mov  dptr, #0xFFFF
-        movx @dptr, a
-        movx a, @dptr
-        ret
+        ; byte I/O: the simulator interface (and rm_get: rm_vec)
     rm_put:
         push acc
         mov  a, #0x77             ; w (write)
