@@ -77,14 +77,17 @@ link() {
     if grep -q -i -E 'error|warning' "$obj/link.log"; then cat "$obj/link.log" >&2; exit 1; fi
 }
 link
+# (CARD_ROM: the code areas, GFT included, must not overlap: the areas
+# placed by hand are RVEC and RGAP)
 case " $* " in
 *CARD_ROM*)
-    m_at() { awk -v s="$1" '$1 == "C:" && $3 == s {print $2; exit}' "$obj/img.map"; }
-    if [ $(( 0x$(m_at s_RVEC) + 0x$(m_at l_RVEC) )) -gt $(( 0x$(m_at s_RGAP) )) ] ||
-       [ $(( 0x$(m_at s_RGAP) + 0x$(m_at l_RGAP) )) -gt $(( 0x$(m_at _GFT) )) ]; then
-        echo "build-image.sh: $out: the areas RVEC and RGAP overlap each other or GFT" >&2
-        exit 1
-    fi ;;
+    gft=$(awk '$1 == "C:" && $3 == "_GFT" {print $2; exit}' "$obj/img.map")
+    awk -v gft=$((0x$gft)) '/ bytes \(REL.*CODE\)/ && $3 != "00000000" && !seen[$1]++ {print $2, $3}
+        END {printf "%08X %08X\n", gft, 1023}' "$obj/img.map" | sort |
+    awk '{s = 0; l = 0; for (i = 1; i <= 8; i++) { s = s * 16 + index("0123456789ABCDEF", substr($1, i, 1)) - 1
+            l = l * 16 + index("0123456789ABCDEF", substr($2, i, 1)) - 1 }
+          if (NR > 1 && s < e) exit 1; e = s + l }' || {
+        echo "build-image.sh: $out: code areas overlap (img.map)" >&2; exit 1; } ;;
 esac
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
 mapv() { awk -v s="$1" '$1 == "C:" && $3 == s {print $2; exit}' "$obj/img.map"; }

@@ -218,24 +218,23 @@ void stream_init_card(void) __naked
  * The ROM family (-DCARD_ROM): chacha_block_prof, stream_take and
  * stream_byte below in assembly (the C ones take twice the code). A block
  * takes less than 65536 cycles, so its time is the 16-bit difference of
- * Timer 0's count.
+ * Timer 0's count (cc_t0: R3:R2, TH0 read again until it held).
  */
 void chacha_block_prof(void) __naked
 {
     __asm
-        lcall _cycles_now
-        push dpl
-        push dph
+        lcall cc_t0
+        push 0x02
+        push 0x03
         lcall _chacha_block
-        lcall _cycles_now
+        lcall cc_t0
         pop  b                      ; t0, high
         pop  acc                    ; t0, low
-        mov  r2, a
-        mov  a, dpl
+        xch  a, r2
         clr  c
         subb a, r2
         mov  r2, a
-        mov  a, dph
+        mov  a, r3
         subb a, b
         mov  r3, a
         mov  dptr, #_prof_chacha    ; += the block's cycles (little endian)
@@ -253,6 +252,12 @@ void chacha_block_prof(void) __naked
         addc a, #0
         movx @dptr, a
         djnz r7, cc_pc
+        ret
+    cc_t0:
+        mov  a, TH0
+        mov  r2, TL0
+        cjne a, TH0, cc_t0
+        mov  r3, a
         ret
     __endasm;
 }

@@ -722,14 +722,15 @@ void rs_solve(void) __naked
 #endif
 
 /* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
- * verdict. ROM_LAYER_GE (card.h): rs_solve; else Gauss-Jordan, the
- * solution in the last column. */
+ * verdict. ROM_LAYER_GE (card.h): rs_solve (RK_SOLVE); else Gauss-Jordan,
+ * the solution in the last column. */
+#ifdef ROM_LAYER_GE
+#define RK_SOLVE _rs_solve
+#else
+#define RK_SOLVE _rk_solve
 void rk_solve(void) __naked
 {
     __asm
-#ifdef ROM_LAYER_GE
-        ljmp _rs_solve
-#else
         mov  _k_rows, _k_dim
         mov  a, _k_dim
         inc  a
@@ -757,9 +758,9 @@ void rk_solve(void) __naked
         inc  r0
         djnz r7, rs_x
         ret
-#endif
     __endasm;
 }
+#endif
 
 /*
  * The helpers above and rk_layer in the code area RGAP: the link places
@@ -941,7 +942,7 @@ uint8_t sign_rom(void) __naked
         mov  a, _k_dim
         dec  a
         jz   sr_one               ; public: rk_build solved a one-unknown layer
-        lcall _rk_solve
+        lcall RK_SOLVE
     sr_one:
         mov  a, _rk_lay
         add  a, #3

@@ -86,28 +86,6 @@ void rm_vec(void) __naked
     __endasm;
 }
 
-/* The counter while it runs (chacha.c's profile; in the area RGAP:
- * kernels_rom.c). */
-void rm_gap(void) __naked
-{
-    __asm
-        .area RGAP (CODE)
-    _cycles_now::
-    cn_again:
-        mov  b, _t0_ovf
-        mov  r2, (_t0_ovf + 1)
-        mov  dph, TH0
-        mov  dpl, TL0
-        mov  a, b
-        cjne a, _t0_ovf, cn_again
-        mov  a, dph
-        cjne a, TH0, cn_again
-        mov  a, r2
-        ret
-        .area CSEG (CODE)
-    __endasm;
-}
-
 /* The constants: GET INFO's answer, the K_card nonce (key.c's). */
 __code const uint8_t rm_info[7] = {M, N, V, A, B, 1, SEG_K};
 __code const uint8_t rm_nonce[12] = {
@@ -206,27 +184,15 @@ void rm_main(void) __naked
         lcall rm_cmd
         ; the ChaCha20 cycles, big endian
         mov  dptr, #_prof_chacha
+        mov  P2, #((_rm_last + 7) >> 8)
+        mov  r1, #(_rm_last + 7)
+        mov  r7, #4
+    rm_pc:
         movx a, @dptr
-        mov  r2, a
         inc  dptr
-        movx a, @dptr
-        mov  r3, a
-        inc  dptr
-        movx a, @dptr
-        mov  r4, a
-        inc  dptr
-        movx a, @dptr
-        mov  dptr, #(_rm_last + 4)
-        movx @dptr, a
-        inc  dptr
-        mov  a, r4
-        movx @dptr, a
-        inc  dptr
-        mov  a, r3
-        movx @dptr, a
-        inc  dptr
-        mov  a, r2
-        movx @dptr, a
+        movx @r1, a
+        dec  r1
+        djnz r7, rm_pc
         ; the response
         mov  a, _rm_la
         lcall rm_put
@@ -284,6 +250,7 @@ void rm_main(void) __naked
         ljmp rm_loop
 
         ; byte I/O: the simulator interface (and rm_get: rm_vec)
+        .area RGAP (CODE)         ; (the gap below GFT: kernels_rom.c)
     rm_put:
         push acc
         mov  a, #0x77             ; w (write)
@@ -293,6 +260,18 @@ void rm_main(void) __naked
         mov  dptr, #0xFFFF
         movx @dptr, a
         ret
+        ; R0 = the counter slot in use, P2 = its page
+    rm_ctrp:
+        mov  P2, #(X_MISC >> 8)
+        mov  r0, #(X_CSEL & 0xFF)
+        movx a, @r0
+        anl  a, #1
+        rl   a
+        rl   a
+        add  a, #(X_CTR & 0xFF)
+        mov  r0, a
+        ret
+        .area CSEG (CODE)
 
         ; ---- one command: the status words in the order CLA, INS, P1P2,
         ; Lc, then those of the handler (state, data)
@@ -430,17 +409,6 @@ void rm_main(void) __naked
         dec  r0
         djnz r7, rh_ctr1
         ret
-        ; R0 = the counter slot in use, P2 = its page
-    rm_ctrp:
-        mov  P2, #(X_MISC >> 8)
-        mov  r0, #(X_CSEL & 0xFF)
-        movx a, @r0
-        anl  a, #1
-        rl   a
-        rl   a
-        add  a, #(X_CTR & 0xFF)
-        mov  r0, a
-        ret
 
         ; ---- SET PIN: staged for the next COMMIT KEY; the length byte,
         ; written last, makes it valid
@@ -539,6 +507,7 @@ void rm_main(void) __naked
         ljmp rm_sw_6983
     rv_ret:
         ret
+
         ; A = 0 iff a key is installed
     rm_active:
         mov  dptr, #X_ACTIVE
