@@ -48,7 +48,7 @@ void stream_init(__xdata uint8_t *key)
         in[i] = 0;
     st_pos = 64;
 }
-#else
+#elif !defined(CARD_ROM) /* (the ROM family's: below) */
 /* The same in assembly: key in DPTR; the page through P2 and MOVX @R1. */
 void stream_init(__xdata uint8_t *key) __naked
 {
@@ -99,7 +99,7 @@ void stream_wipe(void)
     for (i = 64; i < 128; i++)
         XB(X_STR + i) = 0;
 }
-#else
+#elif !defined(CARD_ROM)
 /* The same: 5 cycles a byte (MOVX @R1 with P2 = the page). */
 void stream_wipe(void) __naked
 {
@@ -148,7 +148,7 @@ void stream_init_card(void)
         in[i] = 0;
     st_pos = 64;
 }
-#else
+#elif !defined(CARD_ROM)
 /* The same in assembly (P2 = the X_STR page for MOVX @Ri). */
 void stream_init_card(void) __naked
 {
@@ -258,6 +258,93 @@ void chacha_block_prof(void) __naked
         mov  r2, TL0
         cjne a, TH0, cc_t0
         mov  r3, a
+        ret
+    __endasm;
+}
+
+/*
+ * stream_init, stream_wipe and stream_init_card of the ROM family: the
+ * same streams; the X_STR page through P2 and MOVX @R1, left in P2;
+ * rom.c's rm_ccopy copies sigma. stream_wipe clears X_STR + 16 .. 127 in
+ * one loop; stream_init_card moves the stream's key from the block with
+ * stream_init's second half.
+ */
+void stream_init(__xdata uint8_t *key) __naked
+{
+    key;
+    __asm
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xff)
+        lcall cc_si_k
+        mov  dptr, #_sigma
+        mov  r1, #(X_STR & 0xff)
+        mov  r7, #16
+        ljmp _rm_ccopy
+        ; the key at DPTR to P2:R1 (X_STR + 16), then counter and nonce 0
+    cc_si_k:
+        mov  r7, #32
+        lcall cc_xmv
+        clr  a
+        mov  r7, #16
+    cc_si_zero:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_si_zero
+        mov  _st_pos, #64
+        ret
+        ; XDATA DPTR -> P2:R1, R7 bytes
+    cc_xmv:
+        movx a, @dptr
+        inc  dptr
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_xmv
+        ret
+    __endasm;
+}
+
+void stream_wipe(void) __naked
+{
+    __asm
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xff)
+        clr  a
+    cc_w:
+        movx @r1, a
+        inc  r1
+        cjne r1, #((X_STR + 128) & 0xff), cc_w
+        ret
+    __endasm;
+}
+
+void stream_init_card(void) __naked
+{
+    __asm
+        mov  dptr, #X_KCARD
+        lcall _stream_init
+        mov  dptr, #_sig_ctr
+        mov  r1, #((X_STR + 48) & 0xff)
+        mov  r7, #4
+        lcall cc_xmv
+        mov  dptr, #X_CMD
+        mov  r7, #12
+        lcall cc_xmv
+        lcall _chacha_block_prof
+        mov  dptr, #(X_STR + 64)    ; (sigma stays)
+        mov  r1, #((X_STR + 16) & 0xff)
+        lcall cc_si_k
+        mov  dptr, #(X_CMD + 12)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #(M - 12)
+    cc_k_tail:
+        movx a, @dptr
+        mov  r2, a
+        movx a, @r1
+        xrl  a, r2
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_k_tail
         ret
     __endasm;
 }

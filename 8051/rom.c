@@ -370,7 +370,8 @@ void rm_main(void) __naked
         mov  _rm_la, r7
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
-    rm_ccopy:                     ; CODE DPTR -> XDATA P2:R1, R7 bytes
+    _rm_ccopy::                   ; CODE DPTR -> XDATA P2:R1, R7 bytes
+    rm_ccopy:
         clr  a
         movc a, @a+dptr
         movx @r1, a
@@ -837,21 +838,13 @@ void rm_check(void) __naked
 void rm_kcard(void) __naked
 {
     __asm
-        mov  P2, #(X_STR >> 8)
-        mov  r1, #((X_STR + 64) & 0xFF)
-        mov  r7, #32
-        clr  a
-    kc_z:
-        movx @r1, a
-        inc  r1
-        djnz r7, kc_z
+        lcall _stream_wipe        ; K_0 = 0
         mov  _rk_p0, #(X_STAGE & 0xFF)
         mov  (_rk_p0 + 1), #(X_STAGE >> 8)
         mov  _rm_ok, #((SK_BYTES + 31) / 32)
     kc_blk:
         mov  dptr, #(X_STR + 64)
-        lcall _stream_init
-        mov  P2, #(X_STR >> 8)
+        lcall _stream_init        ; (P2: the X_STR page)
         mov  r1, #((X_STR + 16) & 0xFF)
         mov  r7, #32
         mov  dpl, _rk_p0
