@@ -764,7 +764,8 @@ void rk_solve(void) __naked
 
 /*
  * The helpers above and rk_layer in the code area RGAP: the link places
- * it in the gap between the interrupt vectors and GFT (build-image.sh).
+ * it in the gap between the interrupt vectors and GFT (build-image.sh);
+ * there, ACALL reaches them.
  */
 void rk_gap(void) __naked
 {
@@ -772,9 +773,9 @@ void rk_gap(void) __naked
         .area RGAP (CODE)
     _rk_gmul::
         xch  a, b
-        lcall _rk_l1of
+        acall _rk_l1of
         xch  a, b
-        lcall _rk_scal
+        acall _rk_scal
         mov  a, b
         sjmp _rk_l1mul
     _rk_l1mul::
@@ -842,7 +843,7 @@ void rk_ceval(void) __naked
         mov  (_rk_p0 + 1), dph
         mov  _rk_lay, #0
     ce_lay:
-        lcall _rk_layer
+        acall _rk_layer
         mov  a, _k_lo
         add  a, #(_IA - V)
         mov  r6, a                ; &y[lo - v]
@@ -869,7 +870,7 @@ void rk_ceval(void) __naked
         mov  a, @r0
         mov  b, a
         mov  a, @r1
-        lcall _rk_gmul            ; x[u] x[w]
+        acall _rk_gmul            ; x[u] x[w]
         mov  b, a
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
@@ -877,7 +878,7 @@ void rk_ceval(void) __naked
         inc  dptr
         mov  _rk_p1, dpl
         mov  (_rk_p1 + 1), dph
-        lcall _rk_gmul
+        acall _rk_gmul
         mov  r5, a
         mov  a, r6
         mov  r0, a

@@ -92,32 +92,33 @@ __code const uint8_t rm_nonce[12] = {
     't', 't', 's', '-', 'c', 'a', 'r', 'd', '-', 'p', 'r', 'f'
 };
 
-/* The commands: INS, Lc min, Lc max, then the jump to the handler. */
+/* The commands: INS, Lc min, Lc max, then the jump to the handler (AJMP:
+ * the handlers start below 0x0800, the link checks it). */
 void rm_tab(void) __naked
 {
     __asm
         .db  CARD_GET_INFO, 0, 0
-        ljmp rh_info
+        ajmp rh_info
         .db  CARD_GET_CYCLES, 0, 0
-        ljmp rh_cyc
+        ajmp rh_cyc
         .db  CARD_GET_PROFILE, 0, 0
-        ljmp rh_prof
+        ajmp rh_prof
         .db  CARD_GET_COUNTER, 0, 0
-        ljmp rh_ctr
+        ajmp rh_ctr
         .db  CARD_PUT_KEY, 0, 255
-        ljmp rh_put
+        ajmp rh_put
         .db  CARD_COMMIT_KEY, 0, 0
-        ljmp rh_commit
+        ajmp rh_commit
         .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
-        ljmp rh_setpin
+        ajmp rh_setpin
         .db  CARD_SIGN, M, M
-        ljmp rh_sign
+        ajmp rh_sign
         .db  CARD_HALT, 0, 0
-        ljmp rh_ret
+        ajmp rh_ret
         .db  0
     rm_vtab:
         .db  CARD_VERIFY, 0, PIN_MAX
-        ljmp rh_verify
+        ajmp rh_verify
     __endasm;
 }
 
@@ -151,7 +152,7 @@ void rm_main(void) __naked
         mov  r0, #_rm_hdr
         mov  r7, #5
     rm_head:
-        lcall rm_get
+        acall rm_get
         mov  @r0, a
         inc  r0
         djnz r7, rm_head
@@ -161,12 +162,12 @@ void rm_main(void) __naked
         jz   rm_le
         mov  r7, a
     rm_data:
-        lcall rm_get
+        acall rm_get
         movx @r1, a
         inc  r1
         djnz r7, rm_data
     rm_le:
-        lcall rm_get              ; Le: ignored
+        acall rm_get              ; Le: ignored
         clr  TR0
         clr  a
         mov  TH0, a
@@ -181,7 +182,7 @@ void rm_main(void) __naked
         inc  dptr
         djnz r7, rm_pz
         setb TR0
-        lcall rm_cmd
+        acall rm_cmd
         ; the ChaCha20 cycles, big endian
         mov  dptr, #_prof_chacha
         mov  P2, #((_rm_last + 7) >> 8)
@@ -195,7 +196,7 @@ void rm_main(void) __naked
         djnz r7, rm_pc
         ; the response
         mov  a, _rm_la
-        lcall rm_put
+        acall rm_put
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
         mov  a, _rm_la
@@ -211,9 +212,9 @@ void rm_main(void) __naked
         djnz r7, rm_resp
     rm_sws:
         mov  a, _rm_sw
-        lcall rm_put
+        acall rm_put
         mov  a, (_rm_sw + 1)
-        lcall rm_put
+        acall rm_put
         ; the cycles of the command, big endian
         clr  TR0
         jnb  TF0, rm_nof
@@ -245,20 +246,26 @@ void rm_main(void) __naked
         mov  a, _rm_sw
         cjne a, #(CARD_SW_OK >> 8), rm_next
         mov  a, #0x73             ; s (stop)
-        lcall rm_io
+        acall rm_io
     rm_next:
-        ljmp rm_loop
+        ajmp rm_loop
 
         ; byte I/O: the simulator interface (and rm_get: rm_vec)
         .area RGAP (CODE)         ; (the gap below GFT: kernels_rom.c)
     rm_put:
         push acc
         mov  a, #0x77             ; w (write)
-        lcall rm_io
+        acall rm_io
         pop  acc
     rm_io:
         mov  dptr, #0xFFFF
         movx @dptr, a
+        ret
+        ; A = 0 iff a key is installed
+    rm_active:
+        mov  dptr, #X_ACTIVE
+        movx a, @dptr
+        xrl  a, #NV_MAGIC
         ret
         ; R0 = the counter slot in use, P2 = its page
     rm_ctrp:
@@ -295,7 +302,7 @@ void rm_main(void) __naked
         cjne a, R_INS, rc_next
         sjmp rc_check
     rc_next:
-        mov  a, #6
+        mov  a, #5
         add  a, dpl
         mov  dpl, a
         clr  a
@@ -396,7 +403,7 @@ void rm_main(void) __naked
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
         mov  _rm_la, #4
-        lcall rm_ctrp
+        acall rm_ctrp
         mov  a, r0
         add  a, #3
         mov  r0, a
@@ -419,7 +426,7 @@ void rm_main(void) __naked
         movx @dptr, a
         mov  r1, #0
     rh_sp1:
-        lcall rm_pinb
+        acall rm_pinb
         inc  dptr
         movx @dptr, a
         cjne r1, #PIN_MAX, rh_sp1
@@ -450,7 +457,7 @@ void rm_main(void) __naked
         subb a, #PIN_MIN
         jc   rv_6700
     rv_lc:
-        lcall rm_active
+        acall rm_active
         jnz  rv_6985
         mov  dptr, #X_TRIES
         movx a, @dptr
@@ -480,7 +487,7 @@ void rm_main(void) __naked
         mov  r3, a
         mov  r1, #0
     rv_cmp:
-        lcall rm_pinb
+        acall rm_pinb
         mov  r2, a
         inc  dptr
         movx a, @dptr
@@ -499,21 +506,124 @@ void rm_main(void) __naked
         orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
         mov  b, a
         mov  a, #(CARD_SW_PIN_WRONG >> 8)
-        ljmp rm_sw_ab
+        ajmp rm_sw_ab
     rv_6700:
-        ljmp rm_sw_6700
+        ajmp rm_sw_6700
     rv_6985:
-        ljmp rm_sw_6985
+        ajmp rm_sw_6985
     rv_6983:
-        ljmp rm_sw_6983
+        ajmp rm_sw_6983
     rv_ret:
         ret
 
-        ; A = 0 iff a key is installed
-    rm_active:
-        mov  dptr, #X_ACTIVE
+        ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
+    rh_sign:
+        acall rm_active
+        jnz  rs_6985
+        mov  a, _rm_pin
+        jnz  rs_pin
+        mov  dptr, #X_TRIES
         movx a, @dptr
-        xrl  a, #NV_MAGIC
+        jz   rs_6983
+        ajmp rm_sw_6982
+    rs_pin:
+        acall rm_ctr
+        jz   rs_6985
+        lcall _sign_rom
+        mov  a, dpl
+        jnz  rs_6a80
+        mov  _rm_la, #N
+        ret
+    rs_6985:
+        ajmp rm_sw_6985
+    rs_6983:
+        ajmp rm_sw_6983
+    rs_6a80:
+        ajmp rm_sw_6a80
+
+        ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
+        ; check (6A80: the record of PUT bytes cleared, the old key kept),
+        ; then the install through the journal
+    rh_commit:
+        mov  dptr, #X_WMAP
+        mov  r7, #(SK_BYTES / 8)
+        mov  r3, #0xFF
+    rk_wm:
+        movx a, @dptr
+        anl  0x03, a       ; R3 (bank 0)
+        inc  dptr
+        djnz r7, rk_wm
+#if SK_BYTES % 8
+        movx a, @dptr
+        orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
+        anl  0x03, a       ; R3 (bank 0)
+#endif
+        mov  a, r3
+        cpl  a
+        jnz  rs_6985
+        mov  dptr, #X_PINST
+        movx a, @dptr
+        add  a, #(0x100 - PIN_MIN)
+        clr  c
+        subb a, #(PIN_MAX - PIN_MIN + 1)
+        jnc  rs_6985
+        lcall _rm_check
+        push acc
+        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
+        mov  r7, #WMAP_BYTES
+        clr  a
+    rk_wc:
+        movx @dptr, a
+        inc  dptr
+        djnz r7, rk_wc
+        pop  acc
+        jz   rs_6a80
+        lcall _rm_kcard
+        mov  dptr, #X_JRNL
+        mov  a, #NV_MAGIC
+        movx @dptr, a
+        ljmp _rm_install
+
+        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
+        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
+    rm_ctr:
+        acall rm_ctrp
+        mov  a, r0
+        mov  r1, a
+        mov  r7, #4
+        mov  r3, #0
+    rc_z:
+        movx a, @r1
+        orl  0x03, a       ; R3 (bank 0)
+        inc  r1
+        djnz r7, rc_z
+        mov  a, r3
+        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
+        mov  a, r0
+        xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
+        mov  r1, a
+        mov  dptr, #_sig_ctr
+        mov  r7, #4
+        setb c
+    rc_b:
+        movx a, @r0
+        mov  r5, a
+        cpl  a
+        movx @dptr, a
+        inc  dptr
+        mov  a, r5
+        subb a, #0
+        movx @r1, a
+        inc  r0
+        inc  r1
+        djnz r7, rc_b
+        mov  r1, #(X_CSEL & 0xFF)
+        movx a, @r1
+        anl  a, #1
+        xrl  a, #1
+        movx @r1, a
+        mov  a, #1
+    rc_ret:
         ret
 
         ; ---- PUT KEY: the staging copy and its map (a byte, then its bit)
@@ -588,120 +698,10 @@ void rm_main(void) __naked
     rp_next:
         djnz r7, rp_byte
         ret
-    rp_6a86:
+    rp_6a86:                      ; (past 0x0800: LJMP)
         ljmp rm_sw_6a86
     rp_6700:
         ljmp rm_sw_6700
-
-        ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
-    rh_sign:
-        lcall rm_active
-        jnz  rs_6985
-        mov  a, _rm_pin
-        jnz  rs_pin
-        mov  dptr, #X_TRIES
-        movx a, @dptr
-        jz   rs_6983
-        ljmp rm_sw_6982
-    rs_pin:
-        lcall rm_ctr
-        jz   rs_6985
-        lcall _sign_rom
-        mov  a, dpl
-        jnz  rs_6a80
-        mov  _rm_la, #N
-        ret
-    rs_6985:
-        ljmp rm_sw_6985
-    rs_6983:
-        ljmp rm_sw_6983
-    rs_6a80:
-        ljmp rm_sw_6a80
-
-        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
-        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
-    rm_ctr:
-        lcall rm_ctrp
-        mov  a, r0
-        mov  r1, a
-        mov  r7, #4
-        mov  r3, #0
-    rc_z:
-        movx a, @r1
-        orl  0x03, a       ; R3 (bank 0)
-        inc  r1
-        djnz r7, rc_z
-        mov  a, r3
-        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
-        mov  a, r0
-        xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
-        mov  r1, a
-        mov  dptr, #_sig_ctr
-        mov  r7, #4
-        setb c
-    rc_b:
-        movx a, @r0
-        mov  r5, a
-        cpl  a
-        movx @dptr, a
-        inc  dptr
-        mov  a, r5
-        subb a, #0
-        movx @r1, a
-        inc  r0
-        inc  r1
-        djnz r7, rc_b
-        mov  r1, #(X_CSEL & 0xFF)
-        movx a, @r1
-        anl  a, #1
-        xrl  a, #1
-        movx @r1, a
-        mov  a, #1
-    rc_ret:
-        ret
-
-        ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
-        ; check (6A80: the record of PUT bytes cleared, the old key kept),
-        ; then the install through the journal
-    rh_commit:
-        mov  dptr, #X_WMAP
-        mov  r7, #(SK_BYTES / 8)
-        mov  r3, #0xFF
-    rk_wm:
-        movx a, @dptr
-        anl  0x03, a       ; R3 (bank 0)
-        inc  dptr
-        djnz r7, rk_wm
-#if SK_BYTES % 8
-        movx a, @dptr
-        orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
-        anl  0x03, a       ; R3 (bank 0)
-#endif
-        mov  a, r3
-        cpl  a
-        jnz  rs_6985
-        mov  dptr, #X_PINST
-        movx a, @dptr
-        add  a, #(0x100 - PIN_MIN)
-        clr  c
-        subb a, #(PIN_MAX - PIN_MIN + 1)
-        jnc  rs_6985
-        lcall _rm_check
-        push acc
-        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
-        mov  r7, #WMAP_BYTES
-        clr  a
-    rk_wc:
-        movx @dptr, a
-        inc  dptr
-        djnz r7, rk_wc
-        pop  acc
-        jz   rs_6a80
-        lcall _rm_kcard
-        mov  dptr, #X_JRNL
-        mov  a, #NV_MAGIC
-        movx @dptr, a
-        ljmp _rm_install
     __endasm;
 }
 
