@@ -349,12 +349,16 @@ void stream_init_card(void) __naked
     __endasm;
 }
 
-/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64 */
+/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64:
+ * a new block first when the current one is used up, then a copy when it
+ * holds them, else byte by byte */
 void stream_take_k(arena_t dst) __naked
 {
     (void)dst;
     __asm
-        mov  r6, dpl
+        push dpl
+        lcall cc_fill
+        pop  0x06                   ; R6 (bank 0): dst
         mov  r7, _k_cnt
         mov  a, _st_pos
         add  a, r7
@@ -389,11 +393,7 @@ void stream_take_k(arena_t dst) __naked
 uint8_t stream_byte(void) __naked
 {
     __asm
-        mov  a, _st_pos
-        cjne a, #64, cc_sb              ; public: the position in the stream
-        lcall _chacha_block_prof
-        mov  _st_pos, #0
-    cc_sb:
+        lcall cc_fill
         mov  a, _st_pos
         inc  _st_pos
         add  a, #((X_STR + 64) & 0xff)
@@ -403,6 +403,13 @@ uint8_t stream_byte(void) __naked
         mov  dph, a
         movx a, @dptr
         mov  dpl, a
+        ret
+    cc_fill:
+        mov  a, _st_pos
+        cjne a, #64, cc_f1              ; public: the position in the stream
+        lcall _chacha_block_prof
+        mov  _st_pos, #0
+    cc_f1:
         ret
     __endasm;
 }
@@ -686,6 +693,17 @@ void chacha_block(void) __reentrant __naked
         ; state := input block; old RAM bytes parked in the output block
         mov  r0, #cc_a0
         mov  r1, #(X_STR & 0xff)
+#ifdef CARD_ROM
+        ; (the ROM family: a byte a pass, and the output below a word a pass)
+        mov  r7, #64
+    cc_in:
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r7, cc_in
+#else
         mov  r7, #16
     cc_in:
         movx a, @r1
@@ -709,6 +727,7 @@ void chacha_block(void) __reentrant __naked
         inc  r0
         inc  r1
         djnz r7, cc_in
+#endif
 
         mov  r6, #20
     cc_rnd:
@@ -747,6 +766,22 @@ void chacha_block(void) __reentrant __naked
         mov  r0, #cc_a0
         mov  r1, #(X_STR & 0xff)
         mov  r7, #16
+#ifdef CARD_ROM
+    cc_out:
+        clr  c
+        mov  r6, #4
+    cc_ob:
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        addc a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r6, cc_ob
+        djnz r7, cc_out
+#else
     cc_out:
         movx a, @r1
         mov  r2, a
@@ -781,6 +816,7 @@ void chacha_block(void) __reentrant __naked
         inc  r0
         inc  r1
         djnz r7, cc_out
+#endif
         ; block counter + 1
         mov  r1, #((X_STR + 48) & 0xff)
         movx a, @r1
