@@ -97,6 +97,8 @@ __code const uint8_t rm_nonce[12] = {
 void rm_tab(void) __naked
 {
     __asm
+        .db  CARD_SIGN, M, M      ; (first: the quickest to find)
+        ajmp rh_sign
         .db  CARD_GET_INFO, 0, 0
         ajmp rh_info
         .db  CARD_GET_CYCLES, 0, 0
@@ -111,8 +113,6 @@ void rm_tab(void) __naked
         ajmp rh_commit
         .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
         ajmp rh_setpin
-        .db  CARD_SIGN, M, M
-        ajmp rh_sign
         .db  CARD_HALT, 0, 0
         ajmp rh_ret
         .db  0
@@ -238,11 +238,10 @@ void rm_main(void) __naked
         inc  dptr
         mov  a, TL0
         movx @dptr, a
-        ; HALT (CLA 80, 9000): stop the simulator
+        ; HALT (CLA 80, 9000; INS HALT with 9000 has CLA 80): stop the
+        ; simulator
         mov  a, R_INS
         cjne a, #CARD_HALT, rm_next
-        mov  a, R_CLA
-        cjne a, #CARD_CLA, rm_next
         mov  a, _rm_sw
         cjne a, #(CARD_SW_OK >> 8), rm_next
         mov  a, #0x73             ; s (stop)
@@ -294,45 +293,35 @@ void rm_main(void) __naked
         sjmp rc_check
     rc_80:
         cjne a, #CARD_CLA, rm_sw_6e00
-        mov  dptr, #_rm_tab
-    rc_find:
+        mov  dptr, #(_rm_tab - 5)
+    rc_next:
+        inc  dptr
+        inc  dptr
+        inc  dptr
+        inc  dptr
+        inc  dptr
         clr  a
         movc a, @a+dptr
         jz   rm_sw_6d00
         cjne a, R_INS, rc_next
-        sjmp rc_check
-    rc_next:
-        mov  a, #5
-        add  a, dpl
-        mov  dpl, a
-        clr  a
-        addc a, dph
-        mov  dph, a
-        sjmp rc_find
     rc_check:
-        cjne a, #CARD_PUT_KEY, rc_p1p2 ; PUT KEY: P1P2 is the offset
-        sjmp rc_lc
-    rc_p1p2:
+        xrl  a, #CARD_PUT_KEY     ; PUT KEY: P1P2 is the offset
+        jz   rc_lc
         mov  a, R_P1
         orl  a, R_P2
         jnz  rm_sw_6a86
     rc_lc:
         mov  a, #1
-        movc a, @a+dptr
-        mov  r5, a
-        mov  a, R_LC
-        clr  c
-        subb a, r5
-        jc   rm_sw_6700
+        movc a, @a+dptr           ; Lc min
+        setb c
+        subb a, R_LC              ; C = (Lc >= min)
+        jnc  rm_sw_6700
         mov  a, #2
-        movc a, @a+dptr
+        movc a, @a+dptr           ; Lc max
         clr  c
-        subb a, R_LC
+        subb a, R_LC              ; C = (Lc > max)
         jc   rm_sw_6700
-        inc  dptr
-        inc  dptr
-        inc  dptr
-        clr  a
+        mov  a, #3
         jmp  @a+dptr
 
     rm_sw_6e00:
