@@ -838,9 +838,8 @@ void rk_ceval(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  dptr, #_T_UW
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_T_UW
+        mov  (_rk_p0 + 1), #(_T_UW >> 8)
         mov  _rk_lay, #0
     ce_lay:
         acall _rk_layer
@@ -932,9 +931,8 @@ uint8_t sign_rom(void) __naked
         mov  _k_cnt, #V
         lcall _stream_take_k
         mov  _rk_ok, #1
-        mov  dptr, #_T_UW
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_T_UW
+        mov  (_rk_p0 + 1), #(_T_UW >> 8)
         mov  _rk_p1, #(X_KCO & 0xFF)
         mov  (_rk_p1 + 1), #(X_KCO >> 8)
         mov  _rk_lay, #0

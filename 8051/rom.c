@@ -882,15 +882,13 @@ void rm_kcard(void) __naked
 void rm_install(void) __naked
 {
     __asm
-        mov  dptr, #_K1_RUNS
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_K1_RUNS
+        mov  (_rk_p0 + 1), #(_K1_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         lcall in_cols
-        mov  dptr, #_K3_RUNS
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_K3_RUNS
+        mov  (_rk_p0 + 1), #(_K3_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         lcall in_cols
