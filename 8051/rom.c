@@ -359,6 +359,66 @@ void rm_main(void) __naked
     rh_ret:
         ret
 
+        ; ---- VERIFY: the try counted before the comparison, which reads
+        ; every byte whatever the PIN and the data
+    rh_verify:
+        mov  a, R_LC
+        jz   rv_lc
+        clr  c
+        subb a, #PIN_MIN
+        jc   rm_sw_6700
+    rv_lc:
+        acall rm_active
+        jnz  rm_sw_6985
+        mov  dptr, #X_TRIES
+        movx a, @dptr
+        mov  r4, a
+        clr  c
+        subb a, #(PIN_TRIES + 1)
+        jc   rv_t
+        mov  r4, #0
+    rv_t:
+        mov  a, R_LC
+        jnz  rv_try
+        mov  a, _rm_pin           ; Lc = 0 asks
+        jnz  rh_ret
+        mov  a, r4
+        jz   rm_sw_6983
+        sjmp rv_left
+    rv_try:
+        mov  _rm_pin, #0
+        mov  a, r4
+        jz   rm_sw_6983
+        dec  r4
+        mov  a, r4
+        movx @dptr, a             ; the try, counted
+        mov  dptr, #X_PIN
+        movx a, @dptr
+        xrl  a, R_LC
+        mov  r3, a
+        mov  r1, #0
+    rv_cmp:
+        acall rm_pinb
+        mov  r2, a
+        inc  dptr
+        movx a, @dptr
+        xrl  a, r2
+        orl  0x03, a       ; R3 (bank 0)
+        cjne r1, #PIN_MAX, rv_cmp
+        mov  a, r3
+        jnz  rv_left
+        mov  dptr, #X_TRIES
+        mov  a, #PIN_TRIES
+        movx @dptr, a
+        mov  _rm_pin, #1
+        ret
+    rv_left:
+        mov  a, r4
+        orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
+        mov  b, a
+        mov  a, #(CARD_SW_PIN_WRONG >> 8)
+        sjmp rm_sw_ab
+
         ; ---- GET INFO
     rh_info:
         mov  dptr, #_rm_info
@@ -423,6 +483,14 @@ void rm_main(void) __naked
         mov  a, R_LC
         movx @dptr, a
         ret
+        ; C = a PIN is staged (its length PIN_MIN .. PIN_MAX), DPTR = X_PINST
+    rm_pinst:
+        mov  dptr, #X_PINST
+        movx a, @dptr
+        add  a, #(0x100 - PIN_MIN)
+        clr  c
+        subb a, #(PIN_MAX - PIN_MIN + 1)
+        ret
         ; A = the PIN byte R1, 0-padded past Lc (R1 + 1)
     rm_pinb:
         mov  P2, #(X_CMD >> 8)
@@ -437,73 +505,6 @@ void rm_main(void) __naked
         inc  r1
         ret
 
-        ; ---- VERIFY: the try counted before the comparison, which reads
-        ; every byte whatever the PIN and the data
-    rh_verify:
-        mov  a, R_LC
-        jz   rv_lc
-        clr  c
-        subb a, #PIN_MIN
-        jc   rv_6700
-    rv_lc:
-        acall rm_active
-        jnz  rv_6985
-        mov  dptr, #X_TRIES
-        movx a, @dptr
-        mov  r4, a
-        clr  c
-        subb a, #(PIN_TRIES + 1)
-        jc   rv_t
-        mov  r4, #0
-    rv_t:
-        mov  a, R_LC
-        jnz  rv_try
-        mov  a, _rm_pin           ; Lc = 0 asks
-        jnz  rv_ret
-        mov  a, r4
-        jz   rv_6983
-        sjmp rv_left
-    rv_try:
-        mov  _rm_pin, #0
-        mov  a, r4
-        jz   rv_6983
-        dec  r4
-        mov  a, r4
-        movx @dptr, a             ; the try, counted
-        mov  dptr, #X_PIN
-        movx a, @dptr
-        xrl  a, R_LC
-        mov  r3, a
-        mov  r1, #0
-    rv_cmp:
-        acall rm_pinb
-        mov  r2, a
-        inc  dptr
-        movx a, @dptr
-        xrl  a, r2
-        orl  0x03, a       ; R3 (bank 0)
-        cjne r1, #PIN_MAX, rv_cmp
-        mov  a, r3
-        jnz  rv_left
-        mov  dptr, #X_TRIES
-        mov  a, #PIN_TRIES
-        movx @dptr, a
-        mov  _rm_pin, #1
-        ret
-    rv_left:
-        mov  a, r4
-        orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
-        mov  b, a
-        mov  a, #(CARD_SW_PIN_WRONG >> 8)
-        ajmp rm_sw_ab
-    rv_6700:
-        ajmp rm_sw_6700
-    rv_6985:
-        ajmp rm_sw_6985
-    rv_6983:
-        ajmp rm_sw_6983
-    rv_ret:
-        ret
 
         ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
     rh_sign:
@@ -550,11 +551,7 @@ void rm_main(void) __naked
         mov  a, r3
         cpl  a
         jnz  rs_6985
-        mov  dptr, #X_PINST
-        movx a, @dptr
-        add  a, #(0x100 - PIN_MIN)
-        clr  c
-        subb a, #(PIN_MAX - PIN_MIN + 1)
+        acall rm_pinst
         jnc  rs_6985
         lcall _rm_check
         push acc
@@ -908,17 +905,12 @@ void rm_install(void) __naked
         mov  (_rk_p1 + 1), #(X_KCARD >> 8)
         mov  r7, #32
         lcall rm_xmove
-        mov  dptr, #X_PINST       ; public: staged, or already used up
-        movx a, @dptr
-        add  a, #(0x100 - PIN_MIN)
-        clr  c
-        subb a, #(PIN_MAX - PIN_MIN + 1)
+        lcall rm_pinst            ; public: staged, or already used up
         jnc  in_nopin
         mov  _rk_p1, #(X_PIN & 0xFF)
         mov  (_rk_p1 + 1), #(X_PIN >> 8)
         mov  r7, #(PIN_MAX + 1)
-        mov  dptr, #X_PINST
-        lcall rm_xmove
+        lcall rm_xmove            ; (DPTR = X_PINST)
     in_nopin:
         mov  dptr, #X_TRIES
         mov  a, #PIN_TRIES
