@@ -168,11 +168,9 @@ void rm_main(void) __naked
         djnz r7, rm_data
     rm_le:
         acall rm_get              ; Le: ignored
-        clr  TR0
-        clr  a
-        mov  TH0, a
+        clr  a                    ; (TR0 and TF0: 0 since the reset or the
+        mov  TH0, a               ; last command's end)
         mov  TL0, a
-        clr  TF0
         mov  _t0_ovf, a
         mov  (_t0_ovf + 1), a
         mov  dptr, #_prof_chacha
