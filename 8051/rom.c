@@ -830,16 +830,13 @@ void rm_kcard(void) __naked
         mov  dptr, #(X_STR + 64)
         lcall _stream_init        ; (P2: the X_STR page)
         mov  r1, #((X_STR + 16) & 0xFF)
-        mov  r7, #32
         mov  dpl, _rk_p0
         mov  dph, (_rk_p0 + 1)
+        mov  r7, #32
+        mov  a, _rm_ok            ; public: the last piece (zero-padded)
+        cjne a, #1, kc_x
+        mov  r7, #((SK_BYTES - 1) % 32 + 1)
     kc_x:
-        mov  a, dpl               ; public: the end of the key
-        cjne a, #((X_STAGE + SK_BYTES) & 0xFF), kc_go
-        mov  a, dph
-        cjne a, #((X_STAGE + SK_BYTES) >> 8), kc_go
-        sjmp kc_end
-    kc_go:
         movx a, @dptr
         inc  dptr
         mov  r5, a
@@ -848,7 +845,6 @@ void rm_kcard(void) __naked
         movx @r1, a
         inc  r1
         djnz r7, kc_x
-    kc_end:
         mov  _rk_p0, dpl
         mov  (_rk_p0 + 1), dph
         mov  dptr, #_rm_nonce
