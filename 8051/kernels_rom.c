@@ -88,7 +88,7 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * RK_SCAL rt: with x in A and in rt (R4 or R5), DPTR := the scalar of x
  * (GFT + log x + 512 (x == 0)); rt changed. Written out where a loop
  * needs it (matvec, build, solver), called as rk_scal elsewhere; defined
- * in xcopy_i's block, the first of this file (the assembler reads the
+ * in rk_xcopy's block, the first of this file (the assembler reads the
  * blocks in order).
  */
 /* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM (also
