@@ -48,7 +48,7 @@ void stream_init(__xdata uint8_t *key)
         in[i] = 0;
     st_pos = 64;
 }
-#else
+#elif !defined(CARD_ROM) /* (the ROM family's: below) */
 /* The same in assembly: key in DPTR; the page through P2 and MOVX @R1. */
 void stream_init(__xdata uint8_t *key) __naked
 {
@@ -99,7 +99,7 @@ void stream_wipe(void)
     for (i = 64; i < 128; i++)
         XB(X_STR + i) = 0;
 }
-#else
+#elif !defined(CARD_ROM)
 /* The same: 5 cycles a byte (MOVX @R1 with P2 = the page). */
 void stream_wipe(void) __naked
 {
@@ -148,7 +148,7 @@ void stream_init_card(void)
         in[i] = 0;
     st_pos = 64;
 }
-#else
+#elif !defined(CARD_ROM)
 /* The same in assembly (P2 = the X_STR page for MOVX @Ri). */
 void stream_init_card(void) __naked
 {
@@ -218,24 +218,23 @@ void stream_init_card(void) __naked
  * The ROM family (-DCARD_ROM): chacha_block_prof, stream_take and
  * stream_byte below in assembly (the C ones take twice the code). A block
  * takes less than 65536 cycles, so its time is the 16-bit difference of
- * Timer 0's count.
+ * Timer 0's count (cc_t0: R3:R2, TH0 read again until it held).
  */
 void chacha_block_prof(void) __naked
 {
     __asm
-        lcall _cycles_now
-        push dpl
-        push dph
+        lcall cc_t0
+        push 0x02
+        push 0x03
         lcall _chacha_block
-        lcall _cycles_now
+        lcall cc_t0
         pop  b                      ; t0, high
         pop  acc                    ; t0, low
-        mov  r2, a
-        mov  a, dpl
+        xch  a, r2
         clr  c
         subb a, r2
         mov  r2, a
-        mov  a, dph
+        mov  a, r3
         subb a, b
         mov  r3, a
         mov  dptr, #_prof_chacha    ; += the block's cycles (little endian)
@@ -254,15 +253,112 @@ void chacha_block_prof(void) __naked
         movx @dptr, a
         djnz r7, cc_pc
         ret
+    cc_t0:
+        mov  a, TH0
+        mov  r2, TL0
+        cjne a, TH0, cc_t0
+        mov  r3, a
+        ret
     __endasm;
 }
 
-/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64 */
+/*
+ * stream_init, stream_wipe and stream_init_card of the ROM family: the
+ * same streams; the X_STR page through P2 and MOVX @R1, left in P2;
+ * rom.c's rm_ccopy copies sigma. stream_wipe clears X_STR + 16 .. 127 in
+ * one loop; stream_init_card moves the stream's key from the block with
+ * stream_init's second half.
+ */
+void stream_init(__xdata uint8_t *key) __naked
+{
+    key;
+    __asm
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xff)
+        lcall cc_si_k
+        mov  dptr, #_sigma
+        mov  r1, #(X_STR & 0xff)
+        mov  r7, #16
+        ljmp _rm_ccopy
+        ; the key at DPTR to P2:R1 (X_STR + 16), then counter and nonce 0
+    cc_si_k:
+        mov  r7, #32
+        lcall cc_xmv
+        clr  a
+        mov  r7, #16
+    cc_si_zero:
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_si_zero
+        mov  _st_pos, #64
+        ret
+        ; XDATA DPTR -> P2:R1, R7 bytes
+    cc_xmv:
+        movx a, @dptr
+        inc  dptr
+        movx @r1, a
+        inc  r1
+        djnz r7, cc_xmv
+        ret
+    __endasm;
+}
+
+void stream_wipe(void) __naked
+{
+    __asm
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xff)
+        clr  a
+    cc_w:
+        movx @r1, a
+        inc  r1
+        cjne r1, #((X_STR + 128) & 0xff), cc_w
+        ret
+    __endasm;
+}
+
+void stream_init_card(void) __naked
+{
+    __asm
+        mov  dptr, #X_KCARD
+        lcall _stream_init
+        mov  dptr, #_sig_ctr
+        mov  r1, #((X_STR + 48) & 0xff)
+        mov  r7, #4
+        lcall cc_xmv
+        mov  dptr, #X_CMD
+        mov  r7, #12
+        lcall cc_xmv
+        lcall _chacha_block_prof
+        mov  dptr, #(X_STR + 64)    ; (sigma stays)
+        mov  r1, #((X_STR + 16) & 0xff)
+        lcall cc_si_k
+        mov  dptr, #(X_CMD + 12)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #(M - 12)
+    cc_k_tail:
+        movx a, @dptr
+        mov  r2, a
+        movx a, @r1
+        xrl  a, r2
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_k_tail
+        ret
+    __endasm;
+}
+
+/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64:
+ * a new block first when the current one is used up, then a copy when it
+ * holds them, else byte by byte */
 void stream_take_k(arena_t dst) __naked
 {
     (void)dst;
     __asm
-        mov  r6, dpl
+        push dpl
+        lcall cc_fill
+        pop  0x06                   ; R6 (bank 0): dst
         mov  r7, _k_cnt
         mov  a, _st_pos
         add  a, r7
@@ -297,11 +393,7 @@ void stream_take_k(arena_t dst) __naked
 uint8_t stream_byte(void) __naked
 {
     __asm
-        mov  a, _st_pos
-        cjne a, #64, cc_sb              ; public: the position in the stream
-        lcall _chacha_block_prof
-        mov  _st_pos, #0
-    cc_sb:
+        lcall cc_fill
         mov  a, _st_pos
         inc  _st_pos
         add  a, #((X_STR + 64) & 0xff)
@@ -311,6 +403,13 @@ uint8_t stream_byte(void) __naked
         mov  dph, a
         movx a, @dptr
         mov  dpl, a
+        ret
+    cc_fill:
+        mov  a, _st_pos
+        cjne a, #64, cc_f1              ; public: the position in the stream
+        lcall _chacha_block_prof
+        mov  _st_pos, #0
+    cc_f1:
         ret
     __endasm;
 }
@@ -594,6 +693,17 @@ void chacha_block(void) __reentrant __naked
         ; state := input block; old RAM bytes parked in the output block
         mov  r0, #cc_a0
         mov  r1, #(X_STR & 0xff)
+#ifdef CARD_ROM
+        ; (the ROM family: a byte a pass, and the output below a word a pass)
+        mov  r7, #64
+    cc_in:
+        movx a, @r1
+        xch  a, @r0
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r7, cc_in
+#else
         mov  r7, #16
     cc_in:
         movx a, @r1
@@ -617,6 +727,7 @@ void chacha_block(void) __reentrant __naked
         inc  r0
         inc  r1
         djnz r7, cc_in
+#endif
 
         mov  r6, #20
     cc_rnd:
@@ -655,6 +766,22 @@ void chacha_block(void) __reentrant __naked
         mov  r0, #cc_a0
         mov  r1, #(X_STR & 0xff)
         mov  r7, #16
+#ifdef CARD_ROM
+    cc_out:
+        clr  c
+        mov  r6, #4
+    cc_ob:
+        movx a, @r1
+        mov  r2, a
+        movx a, @r0
+        xch  a, @r0
+        addc a, r2
+        movx @r0, a
+        inc  r0
+        inc  r1
+        djnz r6, cc_ob
+        djnz r7, cc_out
+#else
     cc_out:
         movx a, @r1
         mov  r2, a
@@ -689,6 +816,7 @@ void chacha_block(void) __reentrant __naked
         inc  r0
         inc  r1
         djnz r7, cc_out
+#endif
         ; block counter + 1
         mov  r1, #((X_STR + 48) & 0xff)
         movx a, @r1

@@ -88,14 +88,13 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * RK_SCAL rt: with x in A and in rt (R4 or R5), DPTR := the scalar of x
  * (GFT + log x + 512 (x == 0)); rt changed. Written out where a loop
  * needs it (matvec, build, solver), called as rk_scal elsewhere; defined
- * in xcopy_i's block, the first of this file (the assembler reads the
+ * in rk_xcopy's block, the first of this file (the assembler reads the
  * blocks in order).
  */
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt): XDATA to internal RAM (also
- * chacha.c's stream_take_k) */
-void xcopy_k(uint16_t src) __naked
+/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM (also
+ * chacha.c's stream_take_k; in the area RGAP, below) */
+void rk_xcopy(void) __naked
 {
-    (void)src;
     __asm
     .macro RK_SCAL rt
         mov  dptr, #GFT_HIA
@@ -107,6 +106,8 @@ void xcopy_k(uint16_t src) __naked
         mov  dpl, a
         mov  dph, rt
     .endm
+        .area RGAP (CODE)
+    _xcopy_k::
         mov  r0, _k_x
         mov  r7, _k_cnt
     rk_xc:
@@ -116,6 +117,7 @@ void xcopy_k(uint16_t src) __naked
         inc  r0
         djnz r7, rk_xc
         ret
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -720,14 +722,15 @@ void rs_solve(void) __naked
 #endif
 
 /* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
- * verdict. ROM_LAYER_GE (card.h): rs_solve; else Gauss-Jordan, the
- * solution in the last column. */
+ * verdict. ROM_LAYER_GE (card.h): rs_solve (RK_SOLVE); else Gauss-Jordan,
+ * the solution in the last column. */
+#ifdef ROM_LAYER_GE
+#define RK_SOLVE _rs_solve
+#else
+#define RK_SOLVE _rk_solve
 void rk_solve(void) __naked
 {
     __asm
-#ifdef ROM_LAYER_GE
-        ljmp _rs_solve
-#else
         mov  _k_rows, _k_dim
         mov  a, _k_dim
         inc  a
@@ -755,15 +758,14 @@ void rk_solve(void) __naked
         inc  r0
         djnz r7, rs_x
         ret
-#endif
     __endasm;
 }
+#endif
 
 /*
  * The helpers above and rk_layer in the code area RGAP: the link places
- * it in the gap between the interrupt vectors and GFT (build-image.sh),
- * below 0x80 (ucsim 0.6.4 splits the lines of its internal RAM dump at
- * addresses where it has run code, and tts-card reads 0x80..0xFF back).
+ * it in the gap between the interrupt vectors and GFT (build-image.sh);
+ * there, ACALL reaches them.
  */
 void rk_gap(void) __naked
 {
@@ -771,9 +773,9 @@ void rk_gap(void) __naked
         .area RGAP (CODE)
     _rk_gmul::
         xch  a, b
-        lcall _rk_l1of
+        acall _rk_l1of
         xch  a, b
-        lcall _rk_scal
+        acall _rk_scal
         mov  a, b
         sjmp _rk_l1mul
     _rk_l1mul::
@@ -819,11 +821,14 @@ void rk_gap(void) __naked
 
 /*
  * COMMIT KEY's check: y = F(x), x = c3 at IX, y at IA[0 .. m), the raw
- * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t].
+ * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in
+ * the area RGAP).
  */
-void central_eval_rom(void) __naked
+void rk_ceval(void) __naked
 {
     __asm
+        .area RGAP (CODE)
+    _central_eval_rom::
         mov  r0, #_IA
         mov  r1, #(_IA + IX_OFF + V)
         mov  r7, #M
@@ -833,12 +838,11 @@ void central_eval_rom(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  dptr, #_T_UW
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_T_UW
+        mov  (_rk_p0 + 1), #(_T_UW >> 8)
         mov  _rk_lay, #0
     ce_lay:
-        lcall _rk_layer
+        acall _rk_layer
         mov  a, _k_lo
         add  a, #(_IA - V)
         mov  r6, a                ; &y[lo - v]
@@ -865,7 +869,7 @@ void central_eval_rom(void) __naked
         mov  a, @r0
         mov  b, a
         mov  a, @r1
-        lcall _rk_gmul            ; x[u] x[w]
+        acall _rk_gmul            ; x[u] x[w]
         mov  b, a
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
@@ -873,7 +877,7 @@ void central_eval_rom(void) __naked
         inc  dptr
         mov  _rk_p1, dpl
         mov  (_rk_p1 + 1), dph
-        lcall _rk_gmul
+        acall _rk_gmul
         mov  r5, a
         mov  a, r6
         mov  r0, a
@@ -888,6 +892,7 @@ void central_eval_rom(void) __naked
         mov  _rk_lay, a
         cjne a, #12, ce_lay
         ret
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -926,9 +931,8 @@ uint8_t sign_rom(void) __naked
         mov  _k_cnt, #V
         lcall _stream_take_k
         mov  _rk_ok, #1
-        mov  dptr, #_T_UW
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_T_UW
+        mov  (_rk_p0 + 1), #(_T_UW >> 8)
         mov  _rk_p1, #(X_KCO & 0xFF)
         mov  (_rk_p1 + 1), #(X_KCO >> 8)
         mov  _rk_lay, #0
@@ -937,7 +941,7 @@ uint8_t sign_rom(void) __naked
         mov  a, _k_dim
         dec  a
         jz   sr_one               ; public: rk_build solved a one-unknown layer
-        lcall _rk_solve
+        lcall RK_SOLVE
     sr_one:
         mov  a, _rk_lay
         add  a, #3

@@ -9,7 +9,9 @@
 # the 128-byte and ROM families (IMAGE ending in -128.ihx or -rom.ihx, run
 # on -t 8051) the
 # simulator fills 0x80..0xFF before the run as well, so that a stray
-# indirect access up there shows as a figure past 128. Prints -1 if s51
+# indirect access up there shows as a figure past 128 (s51 ends a dump
+# line early at a code address it has run: a line's bytes are those up to
+# the next line's address). Prints -1 if s51
 # could not run. PREFIX: a file of commands sent first (the ROM family's
 # tests install a key with it, so that COMMIT KEY and SIGN run whole); for
 # an image whose .sizes names its arena's start (arena_start: the ROM
@@ -45,9 +47,12 @@ if printf "$script" | "$S51" -t $cpu -I if=xram[0xffff],in="$w/req",out="$w/resp
     awk -v s="$ssta" 'function hex(x,  i, v) { v = 0; x = tolower(x); sub(/^0x/, "", x)
             for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
             return v }
-        /^0x[0-9a-f][0-9a-f] / {a = hex($1); for (i = 0; i < 8; i++) if (a + i >= s && $(i + 2) != "a5") {
-            top = a + i; if (b != "" && a + i < b + 0) below = a + i } }
-        END {print (top ? top + 1 : -1) (b != "" ? " " (below ? below + 1 : -1) : "")}' b="$arena" "$w/out"
+        /^0x[0-9a-f][0-9a-f] / && $2 !~ /^0x/ {n++; at[n] = hex($1); for (i = 0; i < 8; i++) v[n, i] = $(i + 2) }
+        END {at[n + 1] = 256
+            for (k = 1; k <= n; k++) for (i = 0; i < 8 && at[k] + i < at[k + 1]; i++)
+                if (at[k] + i >= s && v[k, i] != "a5") {
+                    top = at[k] + i; if (b != "" && top < b + 0) below = top }
+            print (top ? top + 1 : -1) (b != "" ? " " (below ? below + 1 : -1) : "")}' b="$arena" "$w/out"
 else
     echo -1
 fi

@@ -46,10 +46,28 @@ __data volatile uint16_t t0_ovf;
 __xdata uint8_t sig_ctr[4];
 __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */
 
-/* Timer 0, mode 1, clock/12: overflows counted here. */
-void t0_isr(void) __interrupt(1) __naked
+/*
+ * The bottom of the code space (area RVEC, placed at 0 by build-image.sh;
+ * no C start-up is linked): the reset vector, rm_get in the 8 bytes up to
+ * the Timer 0 vector, and Timer 0's interrupt (mode 1, clock/12:
+ * overflows counted) at its vector.
+ */
+void rm_vec(void) __naked
 {
     __asm
+        .area RVEC (CODE)
+    rv_base:
+        ljmp _rm_main
+        ; byte I/O: the simulator interface
+    rm_get:
+        mov  a, #0x72             ; r (read)
+        mov  dptr, #0xFFFF
+        movx @dptr, a
+        movx a, @dptr
+        ret
+        .if . - rv_base - 0x0B
+        .error 1                  ; Timer 0's vector is at 0x000B
+        .endif
         push acc
         push psw
         mov  a, _t0_ovf
@@ -61,24 +79,10 @@ void t0_isr(void) __interrupt(1) __naked
         pop  psw
         pop  acc
         reti
-    __endasm;
-}
-
-/* The counter while it runs (chacha.c's profile). */
-uint32_t cycles_now(void) __naked
-{
-    __asm
-    cn_again:
-        mov  b, _t0_ovf
-        mov  r2, (_t0_ovf + 1)
-        mov  dph, TH0
-        mov  dpl, TL0
-        mov  a, b
-        cjne a, _t0_ovf, cn_again
-        mov  a, dph
-        cjne a, TH0, cn_again
-        mov  a, r2
-        ret
+        .area SSEG
+    __start__stack::              ; the stack's start (the C start-up's)
+        .ds  1
+        .area CSEG (CODE)
     __endasm;
 }
 
@@ -88,43 +92,47 @@ __code const uint8_t rm_nonce[12] = {
     't', 't', 's', '-', 'c', 'a', 'r', 'd', '-', 'p', 'r', 'f'
 };
 
-/* The commands: INS, Lc min, Lc max, then the jump to the handler. */
+/* The commands: INS, Lc min, Lc max, then the jump to the handler (AJMP:
+ * the handlers start below 0x0800, the link checks it). */
 void rm_tab(void) __naked
 {
     __asm
+        .db  CARD_SIGN, M, M      ; (first: the quickest to find)
+        ajmp rh_sign
         .db  CARD_GET_INFO, 0, 0
-        ljmp rh_info
+        ajmp rh_info
         .db  CARD_GET_CYCLES, 0, 0
-        ljmp rh_cyc
+        ajmp rh_cyc
         .db  CARD_GET_PROFILE, 0, 0
-        ljmp rh_prof
+        ajmp rh_prof
         .db  CARD_GET_COUNTER, 0, 0
-        ljmp rh_ctr
+        ajmp rh_ctr
         .db  CARD_PUT_KEY, 0, 255
-        ljmp rh_put
+        ajmp rh_put
         .db  CARD_COMMIT_KEY, 0, 0
-        ljmp rh_commit
+        ajmp rh_commit
         .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
-        ljmp rh_setpin
-        .db  CARD_SIGN, M, M
-        ljmp rh_sign
+        ajmp rh_setpin
         .db  CARD_HALT, 0, 0
-        ljmp rh_ret
+        ajmp rh_ret
         .db  0
     rm_vtab:
         .db  CARD_VERIFY, 0, PIN_MAX
-        ljmp rh_verify
+        ajmp rh_verify
     __endasm;
 }
 
-void main(void) __naked
+void rm_main(void) __naked
 {
     __asm
-        ; the C start-up's XDATA initialisation and clearing are not linked:
-        ; no XDATA variable here is read before this firmware writes it
-        __mcs51_genXINIT == 0
-        __mcs51_genXRAMCLEAR == 0
-        mov  sp, #(__start__stack - 1) ; main never returns: its return address is not kept
+        ; (no C start-up: internal RAM cleared here, XDATA as it was, no
+        ; XDATA variable here being read before this firmware writes it)
+        mov  sp, #(__start__stack - 1)
+        clr  a
+        mov  r0, #IRAM_TOP
+    rm_clr:
+        mov  @r0, a
+        djnz r0, rm_clr
         ; fill the free internal RAM above the stack pointer with 0xA5
         ; (8051/probe-iram.sh reads the peak back)
         mov  r0, sp
@@ -144,7 +152,7 @@ void main(void) __naked
         mov  r0, #_rm_hdr
         mov  r7, #5
     rm_head:
-        lcall rm_get
+        acall rm_get
         mov  @r0, a
         inc  r0
         djnz r7, rm_head
@@ -154,17 +162,15 @@ void main(void) __naked
         jz   rm_le
         mov  r7, a
     rm_data:
-        lcall rm_get
+        acall rm_get
         movx @r1, a
         inc  r1
         djnz r7, rm_data
     rm_le:
-        lcall rm_get              ; Le: ignored
-        clr  TR0
-        clr  a
-        mov  TH0, a
+        acall rm_get              ; Le: ignored
+        clr  a                    ; (TR0 and TF0: 0 since the reset or the
+        mov  TH0, a               ; last command's end)
         mov  TL0, a
-        clr  TF0
         mov  _t0_ovf, a
         mov  (_t0_ovf + 1), a
         mov  dptr, #_prof_chacha
@@ -174,33 +180,21 @@ void main(void) __naked
         inc  dptr
         djnz r7, rm_pz
         setb TR0
-        lcall rm_cmd
+        acall rm_cmd
         ; the ChaCha20 cycles, big endian
         mov  dptr, #_prof_chacha
+        mov  P2, #((_rm_last + 7) >> 8)
+        mov  r1, #(_rm_last + 7)
+        mov  r7, #4
+    rm_pc:
         movx a, @dptr
-        mov  r2, a
         inc  dptr
-        movx a, @dptr
-        mov  r3, a
-        inc  dptr
-        movx a, @dptr
-        mov  r4, a
-        inc  dptr
-        movx a, @dptr
-        mov  dptr, #(_rm_last + 4)
-        movx @dptr, a
-        inc  dptr
-        mov  a, r4
-        movx @dptr, a
-        inc  dptr
-        mov  a, r3
-        movx @dptr, a
-        inc  dptr
-        mov  a, r2
-        movx @dptr, a
+        movx @r1, a
+        dec  r1
+        djnz r7, rm_pc
         ; the response
         mov  a, _rm_la
-        lcall rm_put
+        acall rm_put
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
         mov  a, _rm_la
@@ -216,9 +210,9 @@ void main(void) __naked
         djnz r7, rm_resp
     rm_sws:
         mov  a, _rm_sw
-        lcall rm_put
+        acall rm_put
         mov  a, (_rm_sw + 1)
-        lcall rm_put
+        acall rm_put
         ; the cycles of the command, big endian
         clr  TR0
         jnb  TF0, rm_nof
@@ -242,34 +236,46 @@ void main(void) __naked
         inc  dptr
         mov  a, TL0
         movx @dptr, a
-        ; HALT (CLA 80, 9000): stop the simulator
+        ; HALT (CLA 80, 9000; INS HALT with 9000 has CLA 80): stop the
+        ; simulator
         mov  a, R_INS
         cjne a, #CARD_HALT, rm_next
-        mov  a, R_CLA
-        cjne a, #CARD_CLA, rm_next
         mov  a, _rm_sw
         cjne a, #(CARD_SW_OK >> 8), rm_next
         mov  a, #0x73             ; s (stop)
-        lcall rm_io
+        acall rm_io
     rm_next:
-        ljmp rm_loop
+        ajmp rm_loop
 
-        ; byte I/O: the simulator interface
-    rm_get:
-        mov  a, #0x72             ; r (read)
-        mov  dptr, #0xFFFF
-        movx @dptr, a
-        movx a, @dptr
-        ret
+        ; byte I/O: the simulator interface (and rm_get: rm_vec)
+        .area RGAP (CODE)         ; (the gap below GFT: kernels_rom.c)
     rm_put:
         push acc
         mov  a, #0x77             ; w (write)
-        lcall rm_io
+        acall rm_io
         pop  acc
     rm_io:
         mov  dptr, #0xFFFF
         movx @dptr, a
         ret
+        ; A = 0 iff a key is installed
+    rm_active:
+        mov  dptr, #X_ACTIVE
+        movx a, @dptr
+        xrl  a, #NV_MAGIC
+        ret
+        ; R0 = the counter slot in use, P2 = its page
+    rm_ctrp:
+        mov  P2, #(X_MISC >> 8)
+        mov  r0, #(X_CSEL & 0xFF)
+        movx a, @r0
+        anl  a, #1
+        rl   a
+        rl   a
+        add  a, #(X_CTR & 0xFF)
+        mov  r0, a
+        ret
+        .area CSEG (CODE)
 
         ; ---- one command: the status words in the order CLA, INS, P1P2,
         ; Lc, then those of the handler (state, data)
@@ -285,45 +291,35 @@ void main(void) __naked
         sjmp rc_check
     rc_80:
         cjne a, #CARD_CLA, rm_sw_6e00
-        mov  dptr, #_rm_tab
-    rc_find:
+        mov  dptr, #(_rm_tab - 5)
+    rc_next:
+        inc  dptr
+        inc  dptr
+        inc  dptr
+        inc  dptr
+        inc  dptr
         clr  a
         movc a, @a+dptr
         jz   rm_sw_6d00
         cjne a, R_INS, rc_next
-        sjmp rc_check
-    rc_next:
-        mov  a, #6
-        add  a, dpl
-        mov  dpl, a
-        clr  a
-        addc a, dph
-        mov  dph, a
-        sjmp rc_find
     rc_check:
-        cjne a, #CARD_PUT_KEY, rc_p1p2 ; PUT KEY: P1P2 is the offset
-        sjmp rc_lc
-    rc_p1p2:
+        xrl  a, #CARD_PUT_KEY     ; PUT KEY: P1P2 is the offset
+        jz   rc_lc
         mov  a, R_P1
         orl  a, R_P2
         jnz  rm_sw_6a86
     rc_lc:
         mov  a, #1
-        movc a, @a+dptr
-        mov  r5, a
-        mov  a, R_LC
-        clr  c
-        subb a, r5
-        jc   rm_sw_6700
+        movc a, @a+dptr           ; Lc min
+        setb c
+        subb a, R_LC              ; C = (Lc >= min)
+        jnc  rm_sw_6700
         mov  a, #2
-        movc a, @a+dptr
+        movc a, @a+dptr           ; Lc max
         clr  c
-        subb a, R_LC
+        subb a, R_LC              ; C = (Lc > max)
         jc   rm_sw_6700
-        inc  dptr
-        inc  dptr
-        inc  dptr
-        clr  a
+        mov  a, #3
         jmp  @a+dptr
 
     rm_sw_6e00:
@@ -361,6 +357,66 @@ void main(void) __naked
     rh_ret:
         ret
 
+        ; ---- VERIFY: the try counted before the comparison, which reads
+        ; every byte whatever the PIN and the data
+    rh_verify:
+        mov  a, R_LC
+        jz   rv_lc
+        clr  c
+        subb a, #PIN_MIN
+        jc   rm_sw_6700
+    rv_lc:
+        acall rm_active
+        jnz  rm_sw_6985
+        mov  dptr, #X_TRIES
+        movx a, @dptr
+        mov  r4, a
+        clr  c
+        subb a, #(PIN_TRIES + 1)
+        jc   rv_t
+        mov  r4, #0
+    rv_t:
+        mov  a, R_LC
+        jnz  rv_try
+        mov  a, _rm_pin           ; Lc = 0 asks
+        jnz  rh_ret
+        mov  a, r4
+        jz   rm_sw_6983
+        sjmp rv_left
+    rv_try:
+        mov  _rm_pin, #0
+        mov  a, r4
+        jz   rm_sw_6983
+        dec  r4
+        mov  a, r4
+        movx @dptr, a             ; the try, counted
+        mov  dptr, #X_PIN
+        movx a, @dptr
+        xrl  a, R_LC
+        mov  r3, a
+        mov  r1, #0
+    rv_cmp:
+        acall rm_pinb
+        mov  r2, a
+        inc  dptr
+        movx a, @dptr
+        xrl  a, r2
+        orl  0x03, a       ; R3 (bank 0)
+        cjne r1, #PIN_MAX, rv_cmp
+        mov  a, r3
+        jnz  rv_left
+        mov  dptr, #X_TRIES
+        mov  a, #PIN_TRIES
+        movx @dptr, a
+        mov  _rm_pin, #1
+        ret
+    rv_left:
+        mov  a, r4
+        orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
+        mov  b, a
+        mov  a, #(CARD_SW_PIN_WRONG >> 8)
+        sjmp rm_sw_ab
+
         ; ---- GET INFO
     rh_info:
         mov  dptr, #_rm_info
@@ -368,7 +424,8 @@ void main(void) __naked
         mov  _rm_la, r7
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
-    rm_ccopy:                     ; CODE DPTR -> XDATA P2:R1, R7 bytes
+    _rm_ccopy::                   ; CODE DPTR -> XDATA P2:R1, R7 bytes
+    rm_ccopy:
         clr  a
         movc a, @a+dptr
         movx @r1, a
@@ -393,7 +450,7 @@ void main(void) __naked
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
         mov  _rm_la, #4
-        lcall rm_ctrp
+        acall rm_ctrp
         mov  a, r0
         add  a, #3
         mov  r0, a
@@ -407,17 +464,6 @@ void main(void) __naked
         dec  r0
         djnz r7, rh_ctr1
         ret
-        ; R0 = the counter slot in use, P2 = its page
-    rm_ctrp:
-        mov  P2, #(X_MISC >> 8)
-        mov  r0, #(X_CSEL & 0xFF)
-        movx a, @r0
-        anl  a, #1
-        rl   a
-        rl   a
-        add  a, #(X_CTR & 0xFF)
-        mov  r0, a
-        ret
 
         ; ---- SET PIN: staged for the next COMMIT KEY; the length byte,
         ; written last, makes it valid
@@ -427,13 +473,21 @@ void main(void) __naked
         movx @dptr, a
         mov  r1, #0
     rh_sp1:
-        lcall rm_pinb
+        acall rm_pinb
         inc  dptr
         movx @dptr, a
         cjne r1, #PIN_MAX, rh_sp1
         mov  dptr, #X_PINST
         mov  a, R_LC
         movx @dptr, a
+        ret
+        ; C = a PIN is staged (its length PIN_MIN .. PIN_MAX), DPTR = X_PINST
+    rm_pinst:
+        mov  dptr, #X_PINST
+        movx a, @dptr
+        add  a, #(0x100 - PIN_MIN)
+        clr  c
+        subb a, #(PIN_MAX - PIN_MIN + 1)
         ret
         ; A = the PIN byte R1, 0-padded past Lc (R1 + 1)
     rm_pinb:
@@ -449,78 +503,111 @@ void main(void) __naked
         inc  r1
         ret
 
-        ; ---- VERIFY: the try counted before the comparison, which reads
-        ; every byte whatever the PIN and the data
-    rh_verify:
-        mov  a, R_LC
-        jz   rv_lc
-        clr  c
-        subb a, #PIN_MIN
-        jc   rv_6700
-    rv_lc:
-        lcall rm_active
-        jnz  rv_6985
+
+        ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
+    rh_sign:
+        acall rm_active
+        jnz  rs_6985
+        mov  a, _rm_pin
+        jnz  rs_pin
         mov  dptr, #X_TRIES
         movx a, @dptr
-        mov  r4, a
-        clr  c
-        subb a, #(PIN_TRIES + 1)
-        jc   rv_t
-        mov  r4, #0
-    rv_t:
-        mov  a, R_LC
-        jnz  rv_try
-        mov  a, _rm_pin           ; Lc = 0 asks
-        jnz  rv_ret
-        mov  a, r4
-        jz   rv_6983
-        sjmp rv_left
-    rv_try:
-        mov  _rm_pin, #0
-        mov  a, r4
-        jz   rv_6983
-        dec  r4
-        mov  a, r4
-        movx @dptr, a             ; the try, counted
-        mov  dptr, #X_PIN
+        jz   rs_6983
+        ajmp rm_sw_6982
+    rs_pin:
+        acall rm_ctr
+        jz   rs_6985
+        lcall _sign_rom
+        mov  a, dpl
+        jnz  rs_6a80
+        mov  _rm_la, #N
+        ret
+    rs_6985:
+        ajmp rm_sw_6985
+    rs_6983:
+        ajmp rm_sw_6983
+    rs_6a80:
+        ajmp rm_sw_6a80
+
+        ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
+        ; check (6A80: the record of PUT bytes cleared, the old key kept),
+        ; then the install through the journal
+    rh_commit:
+        mov  dptr, #X_WMAP
+        mov  r7, #(SK_BYTES / 8)
+        mov  r3, #0xFF
+    rk_wm:
         movx a, @dptr
-        xrl  a, R_LC
-        mov  r3, a
-        mov  r1, #0
-    rv_cmp:
-        lcall rm_pinb
-        mov  r2, a
+        anl  0x03, a       ; R3 (bank 0)
         inc  dptr
+        djnz r7, rk_wm
+#if SK_BYTES % 8
         movx a, @dptr
-        xrl  a, r2
-        orl  0x03, a       ; R3 (bank 0)
-        cjne r1, #PIN_MAX, rv_cmp
+        orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
+        anl  0x03, a       ; R3 (bank 0)
+#endif
         mov  a, r3
-        jnz  rv_left
-        mov  dptr, #X_TRIES
-        mov  a, #PIN_TRIES
+        cpl  a
+        jnz  rs_6985
+        acall rm_pinst
+        jnc  rs_6985
+        lcall _rm_check
+        push acc
+        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
+        mov  r7, #WMAP_BYTES
+        clr  a
+    rk_wc:
         movx @dptr, a
-        mov  _rm_pin, #1
-        ret
-    rv_left:
-        mov  a, r4
-        orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
-        mov  b, a
-        mov  a, #(CARD_SW_PIN_WRONG >> 8)
-        ljmp rm_sw_ab
-    rv_6700:
-        ljmp rm_sw_6700
-    rv_6985:
-        ljmp rm_sw_6985
-    rv_6983:
-        ljmp rm_sw_6983
-    rv_ret:
-        ret
-        ; A = 0 iff a key is installed
-    rm_active:
-        mov  dptr, #X_ACTIVE
-        movx a, @dptr
-        xrl  a, #NV_MAGIC
+        inc  dptr
+        djnz r7, rk_wc
+        pop  acc
+        jz   rs_6a80
+        lcall _rm_kcard
+        mov  dptr, #X_JRNL
+        mov  a, #NV_MAGIC
+        movx @dptr, a
+        ljmp _rm_install
+
+        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
+        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
+    rm_ctr:
+        acall rm_ctrp
+        mov  a, r0
+        mov  r1, a
+        mov  r7, #4
+        mov  r3, #0
+    rc_z:
+        movx a, @r1
+        orl  0x03, a       ; R3 (bank 0)
+        inc  r1
+        djnz r7, rc_z
+        mov  a, r3
+        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
+        mov  a, r0
+        xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
+        mov  r1, a
+        mov  dptr, #_sig_ctr
+        mov  r7, #4
+        setb c
+    rc_b:
+        movx a, @r0
+        mov  r5, a
+        cpl  a
+        movx @dptr, a
+        inc  dptr
+        mov  a, r5
+        subb a, #0
+        movx @r1, a
+        inc  r0
+        inc  r1
+        djnz r7, rc_b
+        mov  r1, #(X_CSEL & 0xFF)
+        movx a, @r1
+        anl  a, #1
+        xrl  a, #1
+        movx @r1, a
+        mov  a, #1
+    rc_ret:
         ret
 
         ; ---- PUT KEY: the staging copy and its map (a byte, then its bit)
@@ -595,120 +682,10 @@ void main(void) __naked
     rp_next:
         djnz r7, rp_byte
         ret
-    rp_6a86:
+    rp_6a86:                      ; (past 0x0800: LJMP)
         ljmp rm_sw_6a86
     rp_6700:
         ljmp rm_sw_6700
-
-        ; ---- SIGN: no key 6985, the PIN 6982 / 6983, the counter 6985
-    rh_sign:
-        lcall rm_active
-        jnz  rs_6985
-        mov  a, _rm_pin
-        jnz  rs_pin
-        mov  dptr, #X_TRIES
-        movx a, @dptr
-        jz   rs_6983
-        ljmp rm_sw_6982
-    rs_pin:
-        lcall rm_ctr
-        jz   rs_6985
-        lcall _sign_rom
-        mov  a, dpl
-        jnz  rs_6a80
-        mov  _rm_la, #N
-        ret
-    rs_6985:
-        ljmp rm_sw_6985
-    rs_6983:
-        ljmp rm_sw_6983
-    rs_6a80:
-        ljmp rm_sw_6a80
-
-        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
-        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
-    rm_ctr:
-        lcall rm_ctrp
-        mov  a, r0
-        mov  r1, a
-        mov  r7, #4
-        mov  r3, #0
-    rc_z:
-        movx a, @r1
-        orl  0x03, a       ; R3 (bank 0)
-        inc  r1
-        djnz r7, rc_z
-        mov  a, r3
-        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
-        mov  a, r0
-        xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
-        mov  r1, a
-        mov  dptr, #_sig_ctr
-        mov  r7, #4
-        setb c
-    rc_b:
-        movx a, @r0
-        mov  r5, a
-        cpl  a
-        movx @dptr, a
-        inc  dptr
-        mov  a, r5
-        subb a, #0
-        movx @r1, a
-        inc  r0
-        inc  r1
-        djnz r7, rc_b
-        mov  r1, #(X_CSEL & 0xFF)
-        movx a, @r1
-        anl  a, #1
-        xrl  a, #1
-        movx @r1, a
-        mov  a, #1
-    rc_ret:
-        ret
-
-        ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
-        ; check (6A80: the record of PUT bytes cleared, the old key kept),
-        ; then the install through the journal
-    rh_commit:
-        mov  dptr, #X_WMAP
-        mov  r7, #(SK_BYTES / 8)
-        mov  r3, #0xFF
-    rk_wm:
-        movx a, @dptr
-        anl  0x03, a       ; R3 (bank 0)
-        inc  dptr
-        djnz r7, rk_wm
-#if SK_BYTES % 8
-        movx a, @dptr
-        orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
-        anl  0x03, a       ; R3 (bank 0)
-#endif
-        mov  a, r3
-        cpl  a
-        jnz  rs_6985
-        mov  dptr, #X_PINST
-        movx a, @dptr
-        add  a, #(0x100 - PIN_MIN)
-        clr  c
-        subb a, #(PIN_MAX - PIN_MIN + 1)
-        jnc  rs_6985
-        lcall _rm_check
-        push acc
-        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
-        mov  r7, #WMAP_BYTES
-        clr  a
-    rk_wc:
-        movx @dptr, a
-        inc  dptr
-        djnz r7, rk_wc
-        pop  acc
-        jz   rs_6a80
-        lcall _rm_kcard
-        mov  dptr, #X_JRNL
-        mov  a, #NV_MAGIC
-        movx @dptr, a
-        ljmp _rm_install
     __endasm;
 }
 
@@ -845,32 +822,21 @@ void rm_check(void) __naked
 void rm_kcard(void) __naked
 {
     __asm
-        mov  P2, #(X_STR >> 8)
-        mov  r1, #((X_STR + 64) & 0xFF)
-        mov  r7, #32
-        clr  a
-    kc_z:
-        movx @r1, a
-        inc  r1
-        djnz r7, kc_z
+        lcall _stream_wipe        ; K_0 = 0
         mov  _rk_p0, #(X_STAGE & 0xFF)
         mov  (_rk_p0 + 1), #(X_STAGE >> 8)
         mov  _rm_ok, #((SK_BYTES + 31) / 32)
     kc_blk:
         mov  dptr, #(X_STR + 64)
-        lcall _stream_init
-        mov  P2, #(X_STR >> 8)
+        lcall _stream_init        ; (P2: the X_STR page)
         mov  r1, #((X_STR + 16) & 0xFF)
-        mov  r7, #32
         mov  dpl, _rk_p0
         mov  dph, (_rk_p0 + 1)
+        mov  r7, #32
+        mov  a, _rm_ok            ; public: the last piece (zero-padded)
+        cjne a, #1, kc_x
+        mov  r7, #((SK_BYTES - 1) % 32 + 1)
     kc_x:
-        mov  a, dpl               ; public: the end of the key
-        cjne a, #((X_STAGE + SK_BYTES) & 0xFF), kc_go
-        mov  a, dph
-        cjne a, #((X_STAGE + SK_BYTES) >> 8), kc_go
-        sjmp kc_end
-    kc_go:
         movx a, @dptr
         inc  dptr
         mov  r5, a
@@ -879,7 +845,6 @@ void rm_kcard(void) __naked
         movx @r1, a
         inc  r1
         djnz r7, kc_x
-    kc_end:
         mov  _rk_p0, dpl
         mov  (_rk_p0 + 1), dph
         mov  dptr, #_rm_nonce
@@ -908,15 +873,13 @@ void rm_kcard(void) __naked
 void rm_install(void) __naked
 {
     __asm
-        mov  dptr, #_K1_RUNS
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_K1_RUNS
+        mov  (_rk_p0 + 1), #(_K1_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         lcall in_cols
-        mov  dptr, #_K3_RUNS
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  _rk_p0, #_K3_RUNS
+        mov  (_rk_p0 + 1), #(_K3_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         lcall in_cols
@@ -936,17 +899,12 @@ void rm_install(void) __naked
         mov  (_rk_p1 + 1), #(X_KCARD >> 8)
         mov  r7, #32
         lcall rm_xmove
-        mov  dptr, #X_PINST       ; public: staged, or already used up
-        movx a, @dptr
-        add  a, #(0x100 - PIN_MIN)
-        clr  c
-        subb a, #(PIN_MAX - PIN_MIN + 1)
+        lcall rm_pinst            ; public: staged, or already used up
         jnc  in_nopin
         mov  _rk_p1, #(X_PIN & 0xFF)
         mov  (_rk_p1 + 1), #(X_PIN >> 8)
         mov  r7, #(PIN_MAX + 1)
-        mov  dptr, #X_PINST
-        lcall rm_xmove
+        lcall rm_xmove            ; (DPTR = X_PINST)
     in_nopin:
         mov  dptr, #X_TRIES
         mov  a, #PIN_TRIES

@@ -271,7 +271,13 @@ static int simulate(card_batch *b, const char *req, const char *resp,
     }
     FILE *o = fopen(outp, "r");
     *ticks = 0;
-    int hi_lines = 0, hi_bad = 0;
+    /* the dump of 0x80..0xFF, 8 bytes a line, but s51 ends a line early at a
+     * code address it has run: a line holds the bytes up to the next
+     * line's address (hi[]: -1 where none was read) */
+    int hi[128], hi_v[8], hi_n = 0, hi_bad = 0;
+    unsigned hi_at = 0;
+    for (int i = 0; i < 128; i++)
+        hi[i] = -1;
     size_t xram_got = 0;
     int nstate = 0;
     b->insts = 0;
@@ -300,20 +306,20 @@ static int simulate(card_batch *b, const char *req, const char *resp,
                 nstate++;
                 b->insts = t;
             }
-            /* (internal RAM lines have 2-digit addresses; the echo of set
-             * memory xram, 4) */
-            if (hi_check && line[4] == ' ' &&
-                sscanf(line, "0x%x %x %x %x %x %x %x %x %x", &a, &v[0], &v[1],
-                                   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
-                a >= 0x80 && a <= 0xf8 && a % 8 == 0) {
-                hi_lines++;
-                for (int i = 0; i < 8; i++)
-                    if (v[i] != 0xa5) {
-                        if (!hi_bad)
-                            fprintf(stderr, "tts-card: the card wrote internal RAM 0x%02X, "
-                                    "above the 8051's 128 bytes\n", a + i);
-                        hi_bad = 1;
-                    }
+            /* (internal RAM lines have 2-digit addresses and a run of
+             * blanks; the echo of set memory xram, 4; the echo of the dump
+             * command, one blank) */
+            int k;
+            if (hi_check && line[4] == ' ' && line[5] == ' ' &&
+                (k = sscanf(line, "0x%x %x %x %x %x %x %x %x %x", &a, &v[0], &v[1], &v[2],
+                            &v[3], &v[4], &v[5], &v[6], &v[7])) >= 2 &&
+                a >= 0x80 && a <= 0xff && a > hi_at) {
+                for (unsigned i = 0; hi_at && i < a - hi_at && (int)i < hi_n; i++)
+                    hi[hi_at - 0x80 + i] = hi_v[i];
+                hi_at = a;
+                hi_n = k - 1;
+                for (int i = 0; i < hi_n; i++)
+                    hi_v[i] = (int)v[i];
             }
             if (b->verbose)
                 fputs(line, stderr);
@@ -329,7 +335,18 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         fprintf(stderr, "tts-card: could not read the card's XDATA back (%zu bytes)\n", xram_got);
         return -1;
     }
-    if (hi_check && (hi_bad || hi_lines != 16)) {
+    for (unsigned i = 0; hi_at && i < 0x100 - hi_at && (int)i < hi_n; i++)
+        hi[hi_at - 0x80 + i] = hi_v[i];
+    for (int i = 0; hi_check && i < 128 && !hi_bad; i++)
+        if (hi[i] >= 0 && hi[i] != 0xa5) {
+            fprintf(stderr, "tts-card: the card wrote internal RAM 0x%02X, above the 8051's "
+                    "128 bytes\n", 0x80 + i);
+            hi_bad = 1;
+        }
+    int hi_miss = 0;
+    for (int i = 0; i < 128; i++)
+        hi_miss |= hi[i] < 0;
+    if (hi_check && (hi_bad || hi_miss)) {
         if (!hi_bad)
             fprintf(stderr, "tts-card: could not read internal RAM 0x80..0xFF back\n");
         return -1;
