@@ -35,6 +35,32 @@ static __code const uint8_t sigma[16] = {
     'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
 };
 
+#if !defined(CARD_C_KERNELS) || defined(CARD_ASM_CHACHA)
+/* CC_KEY_TAIL: digest bytes 12 .. m XORed into the stream key at
+ * X_STR + 16 (P2 = the X_STR page; DPTR, R1, R2, R7 changed), an assembler
+ * macro for both assembly stream_init_card below, defined in this first
+ * block (the assembler reads the blocks in order); no code of its own. */
+void cc_asm_macros(void) __naked
+{
+    __asm
+    .macro CC_KEY_TAIL
+        mov  dptr, #(X_CMD + 12)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #(M - 12)
+    cc_k_tail:
+        movx a, @dptr
+        mov  r2, a
+        movx a, @r1
+        xrl  a, r2
+        movx @r1, a
+        inc  dptr
+        inc  r1
+        djnz r7, cc_k_tail
+    .endm
+    __endasm;
+}
+#endif
+
 #if defined(CARD_C_KERNELS) && !defined(CARD_ASM_CHACHA)
 void stream_init(__xdata uint8_t *key)
 {
@@ -187,18 +213,7 @@ void stream_init_card(void) __naked
         inc  r0
         inc  r1
         djnz r7, cc_k_key
-        mov  dptr, #(X_CMD + 12)
-        mov  r1, #((X_STR + 16) & 0xff)
-        mov  r7, #(M - 12)
-    cc_k_tail:
-        movx a, @dptr
-        mov  r2, a
-        movx a, @r1
-        xrl  a, r2
-        movx @r1, a
-        inc  dptr
-        inc  r1
-        djnz r7, cc_k_tail
+        CC_KEY_TAIL
         clr  a
         mov  r1, #((X_STR + 48) & 0xff)
         mov  r7, #16
@@ -333,18 +348,7 @@ void stream_init_card(void) __naked
         mov  dptr, #(X_STR + 64)    ; (sigma stays)
         mov  r1, #((X_STR + 16) & 0xff)
         lcall cc_si_k
-        mov  dptr, #(X_CMD + 12)
-        mov  r1, #((X_STR + 16) & 0xff)
-        mov  r7, #(M - 12)
-    cc_k_tail:
-        movx a, @dptr
-        mov  r2, a
-        movx a, @r1
-        xrl  a, r2
-        movx @r1, a
-        inc  dptr
-        inc  r1
-        djnz r7, cc_k_tail
+        CC_KEY_TAIL
         ret
     __endasm;
 }
