@@ -644,9 +644,9 @@ void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from)
 {
     uint8_t r, c;
-    (void)from;
     uint16_t t;
     __xdata uint8_t *rhs = WCOL(dim);
+    (void)from; /* (the assembly's: which x scalars are still there) */
     for (c = 0; c < dim; c++) {
         __xdata uint8_t *col = WCOL(c);
         for (r = 0; r < dim; r++)
