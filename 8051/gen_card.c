@@ -257,6 +257,13 @@ static void solve_gen(const struct set *P)
     printf("#endif\n");
 }
 
+/* a set the ROM family's term table cannot hold: the message, exit 1 */
+static int fail(const struct set *P, const char *why)
+{
+    fprintf(stderr, "gen_card: TTS(%d,%d): %s\n", P->m, P->n, why);
+    return 1;
+}
+
 /* stdout to DIR/NAME.tmp (renamed when complete: done) */
 static char tmp_path[4200], out_path[4096];
 static void out_open(const char *dir, const char *name)
@@ -326,9 +333,10 @@ int main(int argc, char **argv)
             for (int t = P->layer[L]; t < (int)P->layer[L + 1]; t++) {
                 const tts_term *T = &P->terms[t];
                 if (T->row != lo + (t - (int)P->layer[L]) / (nt / dim))
-                    return 1; /* not the same number of terms a row */
+                    return fail(P, "the rows of a layer have different numbers of terms");
                 if (dim == 1 && T->w >= lo)
-                    return 1; /* the kernels solve a one-unknown layer as [1 | r] */
+                    return fail(P, "a one-unknown layer has a matrix term (the kernels "
+                                   "solve it as [1 | r])");
                 printf("%s TX(%d), %s(%d)%s", (t - P->layer[0]) % 6 ? "" : " \\\n   ", T->u,
                        T->w >= lo ? "TC" : "TW", T->w >= lo ? T->w - lo : T->w, t + 1 < C ? "," : "");
             }
