@@ -18,7 +18,5 @@ extern __data uint8_t k_lo, k_dim;
 /* run the kernel at its address on the arena (kernels.c); its DPL */
 uint8_t ka_call(uint16_t kernel);
 #endif
-/* the LM matvec's kernel (k_lm.c; in the 128-byte family pk_block's) */
-void matvec_lm_k(void);
 
 #endif
