@@ -40,9 +40,10 @@ uint8_t gauss_k(void);
 void layer_build(uint8_t lo, uint8_t dim, uint16_t t0, uint16_t nt,
                  uint8_t from);
 uint8_t layer_solve(uint8_t lo, uint8_t dim);
-/* arena dst[0 .. n) = XDATA src[0 .. n), n > 0 */
-/* out[r] = s[r] ^ sum_c K[r][c] IX[c] (XDATA s, out; signing), K the
- * L1 matrix of the run table at K (rows bytes a column) */
+/* The signing path's copy and matvec (k_matvec.c): xcopy_i, arena
+ * dst[0 .. n) = XDATA src[0 .. n), n > 0; matvec_sign, out[r] = s[r] ^
+ * sum_c K[r][c] IX[c] (XDATA s, out), K the L1 matrix of the run table at
+ * K (rows bytes a column). */
 #ifdef CARD_C_KERNELS
 void xcopy_i(uint16_t src, arena_t dst, uint8_t n);
 void matvec_sign(uint16_t K, uint16_t s, uint16_t out, uint8_t rows,
