@@ -34,14 +34,23 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define LMSZ(d)  (((d) / LMCPP(d)) * 256 + ((d) % LMCPP(d)) * 2 * (d))
 #define LMCOL(K, d, c) ((K) + ((uint16_t)((c) / LMCPP(d)) << 8) + ((c) % LMCPP(d)) * 2 * (d))
 
-/* GF(256) table (gf.c); see gen_card.c for its layout. */
+/* GF(256) table (gf.c; the ROM family's in kernels_rom.c); see gen_card.c
+ * for its layouts. The ROM family's has no zero page, so no LOGHI: its
+ * kernels take x's zero test from the carry of x + 0xFF. */
 #define GFT_ADDR 0x0100
 #define GFT_PAGE 0x01
+#ifdef CARD_ROM
+#define GFT_BYTES 767
+#define GFT_LOG  511
+#define GFT_LOGA 0x02FF      /* GFT_ADDR + 511: LOGLO */
+#else
+#define GFT_BYTES 1023
+#define GFT_LOG  767
+#define GFT_HI   511
 #define GFT_LOGA 0x03FF      /* GFT_ADDR + 767: LOGLO */
 #define GFT_HIA  0x02FF      /* GFT_ADDR + 511: LOGHI */
-extern __code __at(GFT_ADDR) const uint8_t GFT[1023];
-#define GFT_LOG 767
-#define GFT_HI  511
+#endif
+extern __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES];
 #define LOGLO(x) (GFT[GFT_LOG + (x)])
 #define LOGHI(x) (GFT[GFT_HI + (x)])
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */

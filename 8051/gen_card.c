@@ -20,6 +20,11 @@
  *   GFT[767..1022] LOGLO[0..255]: log_3 x, and LOGLO[0] = 0, which is also
  *                  GFT[255 - 0 + 512], the inverse of zero
  *
+ * The ROM family's GFT (GFT_ROM_INIT, 767 bytes) keeps the exp and LOGLO
+ * parts and drops the zero page: GFT[0..510] exp, GFT[511..766] LOGLO. Its
+ * kernels mask every product with a zero factor instead (docs/CARD.md,
+ * The ROM family).
+ *
  * usage: gen_card DIR   (writes DIR/card_tables.h and DIR/card_tables_M_N.h)
  */
 #include <stdio.h>
@@ -386,6 +391,12 @@ int main(int argc, char **argv)
     printf("#define GFT_INIT {");
     for (int i = 0; i < 1023; i++)
         printf("%s%u%s", i % 24 ? "" : " \\\n    ", gft[i], i + 1 < 1023 ? "," : "");
+    /* the ROM family's GFT: exp, then LOGLO; no zero page (zeros are masked) */
+    printf(" }\n#define GFT_ROM_INIT {");
+    for (int i = 0; i < 767; i++) {
+        int v = i < 511 ? gft[i] : gft[767 + i - 511];
+        printf("%s%u%s", i % 24 ? "" : " \\\n    ", v, i + 1 < 767 ? "," : "");
+    }
     printf(" }\n#endif\n\n#endif\n");
     out_done();
     return 0;

@@ -9,7 +9,7 @@
 #include "card.h"
 
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
-__code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
+__code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_INIT;
 
 #ifdef IA_ABS
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];

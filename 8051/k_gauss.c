@@ -17,7 +17,9 @@
  * pivot; (2) the same masked row additions in the other columns; (3) ok;
  * (4) row k times the pivot's inverse (scalar 255 - log p, zero page when
  * p = 0); (5) lo/mask pairs of column k, row k masked off; (6) every column
- * j > k: W[.][j] ^= W[k][j] * column k.
+ * j > k: W[.][j] ^= W[k][j] * column k. The ROM family's GFT has no zero
+ * page: there (4) reads garbage when p = 0 (ok is 0 then) and (6) ANDs
+ * W[k][j]'s mask into every product.
  */
 uint8_t gauss_k(void) __naked
 {
@@ -127,11 +129,15 @@ uint8_t gauss_k(void) __naked
         movc a, @a+dptr
         cpl  a
         mov  r4, a               ; 255 - log p
+#ifdef CARD_ROM
+        mov  r3, #GFT_PAGE       ; (no zero page: p = 0 leaves ok = 0)
+#else
         mov  a, r6
         mov  dptr, #GFT_HIA
         movc a, @a+dptr
         add  a, #GFT_PAGE
         mov  r3, a
+#endif
         mov  _k_j, _k_k
     gk_nrm_col:
         inc  _k_j
@@ -204,6 +210,18 @@ uint8_t gauss_k(void) __naked
         add  a, _k_k
         mov  r0, a
         movx a, @r0              ; e = W[k][j]
+#ifdef CARD_ROM
+        ; (no zero page: e's mask in R3, ANDed into every product)
+        mov  r5, a
+        add  a, #0xFF
+        subb a, 0xe0
+        mov  r3, a
+        mov  a, r5
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+        mov  dpl, a
+        dec  dph
+#else
         mov  r5, a
         mov  dptr, #GFT_HIA
         movc a, @a+dptr
@@ -214,6 +232,7 @@ uint8_t gauss_k(void) __naked
         movc a, @a+dptr
         mov  dpl, a
         mov  dph, r3
+#endif
         mov  r0, #_IA
         mov  r7, _k_rows
     gk_elm_row:
@@ -221,6 +240,9 @@ uint8_t gauss_k(void) __naked
         inc  r0
         movc a, @a+dptr
         anl  a, @r0
+#ifdef CARD_ROM
+        anl  a, r3
+#endif
         inc  r0
         mov  r5, a
         movx a, @r1

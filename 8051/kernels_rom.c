@@ -4,8 +4,8 @@
  * sit beside the command layer (rom.c), with the few inner loops that set
  * the speed written out. The same algebra, forms and constant-time rules
  * as k_matvec.c and k_layer.c: the stored key in L1 form, x values turned into
- * scalars (DPTR = GFT + log x + 512 * (x == 0)), every zero handled by a
- * mask or the zero page of GFT, every loop bound and branch on a public
+ * scalars (DPTR = GFT + log x, with x's mask: RK_SCAL), every zero handled
+ * by a mask (this family's GFT has no zero page), every loop bound and branch on a public
  * size or index. Here:
  *   - the GF(256) table, the arena, the key's run tables, and the term
  *     table T_UW: the layer build is a loop over it (two bytes a term, the
@@ -32,7 +32,7 @@
 #endif
 
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
-__code __at(GFT_ADDR) const uint8_t GFT[1023] = GFT_INIT;
+__code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_ROM_INIT;
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
 __code const uint8_t K3_RUNS[] = {KL_RUNS3, 0, 0, 0};
 __code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
@@ -79,17 +79,20 @@ __data uint8_t rk_p0[2], rk_p1[2];
 
 /*
  * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
- *   rk_scal:  A = x  ->  DPTR = the scalar of x (R4)
+ *   rk_scal:  A = x  ->  DPTR = the scalar of x, R4 = its mask
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
- *   rk_l1mul: A = L1 p, DPTR = scalar of y  ->  A = p y (R5)
+ *   rk_l1mul: A = L1 p, DPTR = scalar of y, R4 = y's mask  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
  */
 /*
- * RK_SCAL rt: with x in A and in rt (R4 or R5), DPTR := the scalar of x
- * (GFT + log x + 512 (x == 0)); rt changed. Written out where a loop
- * needs it (matvec, build, solver), called as rk_scal elsewhere; defined
- * in rk_xcopy's block, the first of this file (the assembler reads the
- * blocks in order).
+ * RK_SCAL rt: with x in A, DPTR := the scalar of x (GFT + log x) and rt
+ * (a register) := x's mask (0xFF iff x != 0); 11 machine cycles. An L1
+ * product adds rt where it would add 0xFF: ADD A,rt gives log p and the
+ * carry C = (p != 0 and x != 0) at once, and SUBB A,ACC turns C into the
+ * product's mask, so a zero x or p gives 0 (this family's GFT has no zero
+ * page). Written out where a loop needs it (matvec, build, solver),
+ * called as rk_scal elsewhere; defined in rk_xcopy's block, the first of
+ * this file (the assembler reads the blocks in order).
  */
 /* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM (also
  * chacha.c's stream_take_k; in the area RGAP, below) */
@@ -97,14 +100,15 @@ void rk_xcopy(void) __naked
 {
     __asm
     .macro RK_SCAL rt
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        add  a, #GFT_PAGE
-        xch  a, rt
-        inc  dph                  ; GFT_LOGA
+        mov  rt, a
+        add  a, #0xFF             ; C = (x != 0)
+        mov  dptr, #GFT_LOGA
+        mov  a, rt
         movc a, @a+dptr           ; log x
         mov  dpl, a
-        mov  dph, rt
+        subb a, 0xe0              ; 0xFF iff x != 0
+        mov  rt, a
+        dec  dph                  ; GFT_PAGE
     .endm
         .area RGAP (CODE)
     _xcopy_k::
@@ -171,9 +175,8 @@ void matvec_rom(void) __naked
         mov  r3, dph
     mr_same:
         mov  r0, b
-        mov  a, @r0               ; x[c] as the scalar DPTR
+        mov  a, @r0               ; x[c] as the scalar DPTR, its mask R4
         inc  b
-        mov  r4, a
         RK_SCAL r4
         mov  a, r1
         mov  r0, a                ; the column
@@ -184,10 +187,10 @@ void matvec_rom(void) __naked
         .rept N - M
         movx a, @r0               ; L1 K[r][c]
         inc  r0
-        add  a, #0xFF             ; log, C = (K[r][c] != 0)
+        add  a, r4                ; log, C = (K[r][c] != 0 and x[c] != 0)
         movc a, @a+dptr
         mov  r5, a
-        subb a, 0xe0              ; 0xFF iff K[r][c] != 0
+        subb a, 0xe0              ; 0xFF iff K[r][c] x[c] != 0
         anl  a, r5
         xrl  (_IA + mr_k), a
         mr_k = mr_k + 1
@@ -196,7 +199,7 @@ void matvec_rom(void) __naked
         .rept M
         movx a, @r0
         inc  r0
-        add  a, #0xFF
+        add  a, r4
         movc a, @a+dptr
         mov  r5, a
         subb a, 0xe0
@@ -323,10 +326,10 @@ void rk_build(void) __naked
         cjne r0, #0, rb_samep     ; public: the next page
         inc  P2
     rb_samep:
-        add  a, #0xFF             ; log p_t, C = (p_t != 0)
+        add  a, r4                ; log p_t, C = (p_t != 0 and x[u] != 0)
         movc a, @a+dptr
         mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p_t != 0
+        subb a, 0xe0              ; 0xFF iff p_t x[u] != 0
         anl  a, r5                ; p_t x[u]
         xrl  a, @r1
         mov  @r1, a
@@ -358,11 +361,11 @@ void rk_build(void) __naked
         add  a, r5
         addc a, #0                ; (255 stands for 0)
         xch  a, r4
-        mov  r5, a
         RK_SCAL r5
         mov  a, r4
         movc a, @a+dptr
         anl  a, b
+        anl  a, r5                ; x[u]'s mask
         mov  r1, _k_j             ; &row[dim]
         xrl  a, @r1
         mov  @r1, a
@@ -440,14 +443,14 @@ void rk_build(void) __naked
  * = (pivot == 0) for i > k, accumulating the pivot p, and (3) log/mask
  * pairs F[i] of W[i][k]; (2) rk_ok &= p != 0; (4) per column j > k: r =
  * W[k][j] + the masked rows, q = r / p as a scalar (log r + 255 - log p
- * with end-around carry, the zero page when r == 0), its LM form kept at
- * SUOFF + 2k of column j (or q itself to IX[lo + k] for the right-hand
- * side), and W[i][j] ^= F[i] q for i > k. F[i] and FIX[i] are the
+ * with end-around carry; r's mask in R3, ANDed into every product), its
+ * LM form kept at SUOFF + 2k of column j (or q itself to IX[lo + k] for
+ * the right-hand side), and W[i][j] ^= F[i] q for i > k. F[i] and FIX[i] are the
  * triple IA[3i .. 3i + 3) (direct addresses); (1) and (3) are one loop
  * over the rows k+1 .. LDMAX-1, 24 machine cycles a row; the two loops of
  * (4) over the rows below the pivot are written out (rs_rep, rs_elm),
  * entered at row k + 1 (JMP @A+DPTR, or a RET to the address pushed) and
- * run to row LDMAX - 1 (the zero rows change nothing): 5 + 11 cycles an
+ * run to row LDMAX - 1 (the zero rows change nothing): 5 + 12 cycles an
  * entry. Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo
  * + j] for i < j. Every loop bound and branch depends on n, k, j only; a
  * zero pivot (rk_ok = 0) gives garbage from in-bounds reads.
@@ -456,7 +459,7 @@ void rk_build(void) __naked
 #define RS_FM(i)  (IA_ABS + 3 * (i) + 1)
 #define RS_FIX(i) (IA_ABS + 3 * (i) + 2)
 #define RS_REPB 6                 /* bytes of a row of rs_rep */
-#define RS_ELMB 10                /* of rs_elm */
+#define RS_ELMB 11                /* of rs_elm */
 #if (LDMAX - 1) * RS_REPB > 255
 #error "kernels_rom.c: rs_rep is entered by JMP @A+DPTR"
 #endif
@@ -573,26 +576,22 @@ void rs_solve(void) __naked
         rs_i = rs_i + 1
         .endm
         mov  a, r6
-        ; q = r / p: DPL = (log r - log p) & mask r, DPH = page + 2 (r == 0)
+        ; q = r / p: DPTR = GFT + (log r - log p), R3 = the mask of r
         mov  dptr, #GFT_LOGA
         movc a, @a+dptr
         add  a, _rs_inv
         addc a, #0                ; mod 255 (255 stands for 0)
-        mov  r5, a
+        mov  dpl, a
+        dec  dph                  ; GFT_PAGE
         mov  a, r6
         add  a, #0xFF             ; C = (r != 0)
         subb a, 0xe0
-        mov  b, a                 ; 0xFF iff r != 0
-        anl  a, r5
-        mov  dpl, a
-        mov  a, b
-        add  a, 0xe0
-        add  a, #(GFT_PAGE + 2)
-        mov  dph, a
+        mov  r3, a                ; 0xFF iff r != 0
         mov  a, _k_j
         cjne a, #1, rs_keep       ; public: the right-hand side column
         clr  a
-        movc a, @a+dptr           ; q
+        movc a, @a+dptr
+        anl  a, r3                ; q
         mov  r0, _rs_xk
         mov  @r0, a
         sjmp rs_elim
@@ -603,7 +602,7 @@ void rs_solve(void) __naked
         mov  a, dpl
         movx @r1, a
         inc  r1
-        mov  a, b
+        mov  a, r3
         movx @r1, a
     rs_elim:
         mov  a, r2
@@ -620,6 +619,7 @@ void rs_solve(void) __naked
         mov  a, (RS_FL(0) + 3 * rs_i)
         movc a, @a+dptr
         anl  a, (RS_FM(0) + 3 * rs_i)
+        anl  a, r3
         xrl  a, r5
         movx @r1, a
         inc  r1
@@ -694,9 +694,8 @@ void rs_solve(void) __naked
         mov  r3, a                ; &IX[lo]
         add  a, r4
         mov  r0, a
-        mov  a, @r0               ; x[lo + j]
-        mov  r5, a
-        RK_SCAL r5
+        mov  a, @r0               ; x[lo + j], its mask R6
+        RK_SCAL r6
         mov  a, r3
         mov  r0, a
         mov  a, r4
@@ -705,6 +704,7 @@ void rs_solve(void) __naked
         movx a, @r1
         inc  r1
         movc a, @a+dptr
+        anl  a, r6
         mov  r5, a
         movx a, @r1
         inc  r1
@@ -779,26 +779,24 @@ void rk_gap(void) __naked
         mov  a, b
         sjmp _rk_l1mul
     _rk_l1mul::
-        add  a, #0xFF             ; log p, C = (p != 0)
+        add  a, r4                ; log p, C = (p != 0 and y != 0)
         movc a, @a+dptr
         mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p != 0
+        subb a, 0xe0              ; 0xFF iff p y != 0
         anl  a, r5
         ret
     _rk_scal::
-        mov  r4, a
         RK_SCAL r4
         ret
     _rk_l1of::
         mov  r5, a
-        mov  dptr, #GFT_HIA
-        movc a, @a+dptr           ; 2 iff x == 0
-        rr   a
-        dec  a                    ; 0xFF iff x != 0
-        xch  a, r5
-        inc  dph                  ; GFT_LOGA
+        add  a, #0xFF             ; C = (x != 0)
+        mov  dptr, #GFT_LOGA
+        mov  a, r5
         movc a, @a+dptr
         inc  a                    ; log x + 1
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff x != 0
         anl  a, r5
         ret
     _rk_layer::

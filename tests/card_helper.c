@@ -5,8 +5,12 @@
  *       entry INDEX of a KAT file: the 32 bytes its DRBG gives
  *       crypto_sign_keypair (the card's seed), and the KAT's pk and sk
  *   card_helper keygen PARAMS SEED SK PK     tts_keypair_from_seed
- *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1
- *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1 changed
+ *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|sparse
+ *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1
+ *       changed; or sparse, a well-formed key full of zeros: s3 = 0 (so
+ *       c3 = 0 and s1 = F(0) = 0), s1 = 0, and every third entry of S1, S3
+ *       and the central coefficients zero (the first offset of 0, 1, 2
+ *       that leaves S1 and S3 invertible)
  *   card_helper sign PARAMS SK DIGESTHEX COUNTER
  *       the host's tts_sign_digest with the card's ChaCha20 randomness
  *       (tts_card_stream_key for that counter): prints the signature in
@@ -286,8 +290,24 @@ int main(int argc, char **argv)
             memcpy(sk + m * (m + 1) + n, sk + m * (m + 1), n); /* S3 row 1 = row 0 */
         else if (!strcmp(argv[5], "s1"))
             sk[m * m] ^= 1;
-        else
-            return fail("corrupt: singular1|singular3|s1");
+        else if (!strcmp(argv[5], "sparse")) {
+            static uint8_t in[TTS_MAX_SK_BYTES];
+            size_t s3 = (size_t)m * (m + 1) + (size_t)n * n; /* s3's offset */
+            int off = 0;
+            memcpy(in, sk, skb);
+            for (; off < 3; off++) {
+                memcpy(sk, in, skb);
+                for (size_t i = off; i < skb; i += 3)
+                    sk[i] = 0;
+                memset(sk + (size_t)m * m, 0, m);          /* s1 */
+                memset(sk + s3, 0, n);                     /* s3 */
+                if (tts_sk_check(p, sk) == TTS_OK)
+                    break;
+            }
+            if (off == 3)
+                return fail("corrupt: no sparse offset leaves S1 and S3 invertible");
+        } else
+            return fail("corrupt: singular1|singular3|s1|sparse");
         return put(argv[4], sk, skb) ? fail("cannot write") : 0;
     }
     if ((!strcmp(argv[1], "sign") || !strcmp(argv[1], "signwith")) && argc == 6) {

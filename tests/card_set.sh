@@ -93,6 +93,17 @@ rom_tests() {
         say $(( st | $? )) "$lbl: KAT key $kk by PUT KEY + COMMIT KEY: $nd signatures equal the host's and verify"
         kk=$((kk + 1))
     done
+    # a well-formed key full of zeros (card_helper's sparse: s1 = s3 = 0,
+    # every third byte zero), signing the zero digest, a half-zero one and
+    # a random one: the kernels' zero paths (a zero key entry, x value,
+    # right-hand side or pivot candidate), which this family masks
+    "$HELPER" corrupt "$m,$n" "$W/k0" "$W/sp" sparse || exit 99
+    z=$(printf '%0*d' $m 0)
+    "$TTS_CARD" $P put-key "$W/sp" sign --digest "$z$z" sign --digest "$(rnd $((m / 2)))$z" \
+        sign --digest "$(rnd $m)" > "$W/log" 2>&1
+    st=$?
+    sign_checks "$W/log" 3
+    say $(( st | $? )) "$lbl: a sparse key (every third byte 0, s1 = s3 = 0) by PUT KEY + COMMIT KEY: 3 signatures equal the host's and verify"
     # COMMIT's check: a singular S1, a singular S3, a wrong s1: 6A80, the
     # old key still signs; GENERATE KEY and GET PK SEGMENT: 6D00
     D=$(rnd $m)
