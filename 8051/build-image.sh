@@ -46,6 +46,7 @@ XCOMMIT = X_WEND - X_A3L
 XPK = X_WEND - X_A3L
 XSOFF = XS_OFF
 XV = V
+XGFT = GFT_BYTES
 #ifdef IA_END
 XIAABS = IA_ABS
 XIAEND = IA_END
@@ -64,14 +65,16 @@ PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
-# GFT sits at 0x0100..0x04FE (the ROM family's, 767 bytes, at
-# 0x0100..0x03FE); the relocatable code starts after it. The
+# GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
+# code starts after it. The
 # signing modules come first, so that their data bytes come first (the
 # 128-byte family's SIGN stack starts after them: sign.c).
 # (CARD_ROM: no C start-up; rom.c's area RVEC, the vectors, at 0, and the
 # area RGAP of rom.c and kernels_rom.c in the gap between them and GFT)
 gap= code0=0x0500
-case " $* " in *CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" code0=0x03FF ;; esac
+case " $* " in
+*CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" code0=$(printf 0x%04X $((0x0100 + $(pv XGFT)))) ;;
+esac
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=$code0 $gap -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
@@ -85,7 +88,7 @@ case " $* " in
 *CARD_ROM*)
     gft=$(awk '$1 == "C:" && $3 == "_GFT" {print $2; exit}' "$obj/img.map")
     awk -v gft=$((0x$gft)) '/ bytes \(REL.*CODE\)/ && $3 != "00000000" && !seen[$1]++ {print $2, $3}
-        END {printf "%08X %08X\n", gft, 767}' "$obj/img.map" | sort |
+        END {printf "%08X %08X\n", gft, '"$(pv XGFT)"'}' "$obj/img.map" | sort |
     awk '{s = 0; l = 0; for (i = 1; i <= 8; i++) { s = s * 16 + index("0123456789ABCDEF", substr($1, i, 1)) - 1
             l = l * 16 + index("0123456789ABCDEF", substr($2, i, 1)) - 1 }
           if (NR > 1 && s < e) exit 1; e = s + l }' || {
@@ -156,18 +159,18 @@ objsz() { # objsz MODULE...: CSEG + CONST of the objects
     for o in "$@"; do t=$((t + $(relsz "$obj/$o.rel" CSEG) + $(relsz "$obj/$o.rel" CONST))); done
     echo $t
 }
-# In the ROM family: GFT (767) + kernels_rom.c (the signing kernels, the layer
+# In the ROM family: GFT (511: exp alone) + kernels_rom.c (the signing kernels, the layer
 # solver, SIGN's flow, central_eval; CSEG + CONST: the term table and the
 # run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the
 # command layer (rom.c) and COMMIT's Gauss-Jordan (k_gauss.c) are not
 # counted.
 case " $* " in
 *CARD_ROM*)
-    sign_code=$((767 + $(objsz kernels_rom chacha) + $(relsz "$obj/kernels_rom.rel" RGAP))) ;;
+    sign_code=$(($(pv XGFT) + $(objsz kernels_rom chacha) + $(relsz "$obj/kernels_rom.rel" RGAP))) ;;
 *)
     twins=0 # (a C-twin image: no matvec_k)
     awk '$3 == "_matvec_k" {f = 1} END {exit !f}' "$obj/img.map" || twins=$(objsz gf k_gauss)
-    sign_code=$((1023 + $(objsz sign chacha k_matvec k_layer) + twins)) ;;
+    sign_code=$(($(pv XGFT) + $(objsz sign chacha k_matvec k_layer) + twins)) ;;
 esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)

@@ -35,14 +35,13 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define LMCOL(K, d, c) ((K) + ((uint16_t)((c) / LMCPP(d)) << 8) + ((c) % LMCPP(d)) * 2 * (d))
 
 /* GF(256) table (gf.c; the ROM family's in kernels_rom.c); see gen_card.c
- * for its layouts. The ROM family's has no zero page, so no LOGHI: its
- * kernels take x's zero test from the carry of x + 0xFF. */
+ * for its layouts. The ROM family's is the exp part alone: no zero page
+ * (its kernels take x's zero test from the carry of x + 0xFF) and no LOGLO
+ * (read from XDATA at X_LOGT, card_map.h, which rom.c fills at reset). */
 #define GFT_ADDR 0x0100
 #define GFT_PAGE 0x01
 #ifdef CARD_ROM
-#define GFT_BYTES 767
-#define GFT_LOG  511
-#define GFT_LOGA 0x02FF      /* GFT_ADDR + 511: LOGLO */
+#define GFT_BYTES 511
 #else
 #define GFT_BYTES 1023
 #define GFT_LOG  767

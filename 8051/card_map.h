@@ -74,7 +74,14 @@
 #define X_G3     X_WS
 #define X_G1     PG(X_G3 + (N + 1) * GST)
 #define X_WEND   (X_G1 + M * GST)
-#define X_TOP    MAX2(X_WEND, X_U + M)
+/* LOGLO[0 .. 255] (log_3 x, LOGLO[0] = 0), written by rom.c at reset from
+ * the exp table in code (card_field.h: this family's GFT is exp alone);
+ * the assembly reads its page, so no ?: here */
+#define X_LOGT   PG(X_WEND)
+#define X_TOP    (X_LOGT + 256)
+#if X_WEND < X_U + M
+#error "card_map.h: X_LOGT must lie above the signing layer and u"
+#endif
 #else
 /* Volatile work. The public-key cache, derived from the key by GENERATE
  * and COMMIT KEY, or by the first GET PK SEGMENT after a reset or a refused

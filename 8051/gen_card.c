@@ -20,10 +20,10 @@
  *   GFT[767..1022] LOGLO[0..255]: log_3 x, and LOGLO[0] = 0, which is also
  *                  GFT[255 - 0 + 512], the inverse of zero
  *
- * The ROM family's GFT (GFT_ROM_INIT, 767 bytes) keeps the exp and LOGLO
- * parts and drops the zero page: GFT[0..510] exp, GFT[511..766] LOGLO. Its
- * kernels mask every product with a zero factor instead (docs/CARD.md,
- * The ROM family).
+ * The ROM family's GFT (GFT_ROM_INIT, 511 bytes) is the exp part alone:
+ * its kernels mask every product with a zero factor instead of reading a
+ * zero page, and read LOGLO from XDATA (X_LOGT), where rom.c writes it
+ * from the exp part at reset (docs/CARD.md, The ROM family).
  *
  * usage: gen_card DIR   (writes DIR/card_tables.h and DIR/card_tables_M_N.h)
  */
@@ -391,12 +391,11 @@ int main(int argc, char **argv)
     printf("#define GFT_INIT {");
     for (int i = 0; i < 1023; i++)
         printf("%s%u%s", i % 24 ? "" : " \\\n    ", gft[i], i + 1 < 1023 ? "," : "");
-    /* the ROM family's GFT: exp, then LOGLO; no zero page (zeros are masked) */
+    /* the ROM family's GFT: exp alone (no zero page: zeros are masked;
+     * LOGLO: made in XDATA at reset, rom.c) */
     printf(" }\n#define GFT_ROM_INIT {");
-    for (int i = 0; i < 767; i++) {
-        int v = i < 511 ? gft[i] : gft[767 + i - 511];
-        printf("%s%u%s", i % 24 ? "" : " \\\n    ", v, i + 1 < 767 ? "," : "");
-    }
+    for (int i = 0; i < 511; i++)
+        printf("%s%u%s", i % 24 ? "" : " \\\n    ", gft[i], i + 1 < 511 ? "," : "");
     printf(" }\n#endif\n\n#endif\n");
     out_done();
     return 0;

@@ -24,6 +24,33 @@
 uint8_t gauss_k(void) __naked
 {
     __asm
+    ; GK_LOG: A = x -> A = log x (DPTR changed); GK_LOGP, then GK_LOGI in a
+    ; loop: the same with DPTR set once (the ROM family's LOGLO is in XDATA)
+#ifdef CARD_ROM
+    .macro GK_LOG
+        mov  dpl, a
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
+    .endm
+    .macro GK_LOGP
+        mov  dph, #(X_LOGT >> 8)
+    .endm
+    .macro GK_LOGI
+        mov  dpl, a
+        movx a, @dptr
+    .endm
+#else
+    .macro GK_LOG
+        mov  dptr, #GFT_LOGA
+        movc a, @a+dptr
+    .endm
+    .macro GK_LOGP
+        mov  dptr, #GFT_LOGA
+    .endm
+    .macro GK_LOGI
+        movc a, @a+dptr
+    .endm
+#endif
         mov  _k_ok, #1
         mov  _k_k, #0
     gk_loop:
@@ -125,8 +152,7 @@ uint8_t gauss_k(void) __naked
         anl  _k_ok, a
         ; ---- (4) row k times pivot^-1
         mov  a, r6
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        GK_LOG
         cpl  a
         mov  r4, a               ; 255 - log p
 #ifdef CARD_ROM
@@ -154,8 +180,7 @@ uint8_t gauss_k(void) __naked
         mov  P2, a
         movx a, @r1              ; e
         mov  r5, a
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        GK_LOG
         mov  dpl, r4
         mov  dph, r3
         movc a, @a+dptr          ; e / p
@@ -172,12 +197,12 @@ uint8_t gauss_k(void) __naked
         mov  r1, _k_ckl
         mov  r0, #_IA
         mov  r7, _k_rows
-        mov  dptr, #GFT_LOGA
+        GK_LOGP
     gk_tmp:
         movx a, @r1
         inc  r1
         mov  r5, a
-        movc a, @a+dptr
+        GK_LOGI
         mov  @r0, a
         inc  r0
         mov  a, r5
@@ -217,10 +242,9 @@ uint8_t gauss_k(void) __naked
         subb a, 0xe0
         mov  r3, a
         mov  a, r5
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        GK_LOG
         mov  dpl, a
-        dec  dph
+        mov  dph, #GFT_PAGE
 #else
         mov  r5, a
         mov  dptr, #GFT_HIA

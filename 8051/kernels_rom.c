@@ -100,15 +100,14 @@ void rk_xcopy(void) __naked
 {
     __asm
     .macro RK_SCAL rt
-        mov  rt, a
+        mov  dpl, a
         add  a, #0xFF             ; C = (x != 0)
-        mov  dptr, #GFT_LOGA
-        mov  a, rt
-        movc a, @a+dptr           ; log x
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr             ; log x
         mov  dpl, a
         subb a, 0xe0              ; 0xFF iff x != 0
         mov  rt, a
-        dec  dph                  ; GFT_PAGE
+        mov  dph, #GFT_PAGE
     .endm
         .area RGAP (CODE)
     _xcopy_k::
@@ -342,8 +341,9 @@ void rk_build(void) __naked
         mov  r1, a
         mov  a, @r1               ; x[w]
         mov  r5, a
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
         xch  a, r5                ; log x[w]
         add  a, #0xFF
         subb a, 0xe0
@@ -496,7 +496,7 @@ void rs_solve(void) __naked
         mov  r0, a
         movx a, @r0
         mov  r6, a                ; pivot
-        mov  dptr, #GFT_LOGA
+        mov  dph, #(X_LOGT >> 8)  ; (logs: DPL = x, MOVX A,@DPTR)
         ; ---- (1), (3) per row i > k: FIX[i] = (pivot == 0), the pivot
         ; accumulated, F[i] = log, mask of W[i][k] (rows k+1 .. LDMAX-1)
         mov  a, #(LDMAX - 1)
@@ -513,7 +513,8 @@ void rs_solve(void) __naked
         movx a, @r1
         inc  r1
         mov  r5, a                ; W[i][k]
-        movc a, @a+dptr
+        mov  dpl, a
+        movx a, @dptr
         mov  @r0, a
         inc  r0
         mov  a, r5
@@ -537,8 +538,8 @@ void rs_solve(void) __naked
         clr  a
         rlc  a
         anl  _rk_ok, a
-        mov  a, r6
-        movc a, @a+dptr           ; GFT_LOGA
+        mov  dpl, r6
+        movx a, @dptr             ; log p
         cpl  a
         mov  _rs_inv, a
         mov  r2, _k_ckl           ; (P2 = the page of column k)
@@ -577,12 +578,13 @@ void rs_solve(void) __naked
         .endm
         mov  a, r6
         ; q = r / p: DPTR = GFT + (log r - log p), R3 = the mask of r
-        mov  dptr, #GFT_LOGA
-        movc a, @a+dptr
+        mov  dpl, a
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
         add  a, _rs_inv
         addc a, #0                ; mod 255 (255 stands for 0)
         mov  dpl, a
-        dec  dph                  ; GFT_PAGE
+        mov  dph, #GFT_PAGE
         mov  a, r6
         add  a, #0xFF             ; C = (r != 0)
         subb a, 0xe0
@@ -662,7 +664,8 @@ void rs_solve(void) __naked
         mov  r1, a
         movx a, @r1
         mov  r6, a
-        movc a, @a+dptr           ; DPTR = GFT_LOGA
+        mov  dpl, a               ; (DPH: the log page, from rs_piv)
+        movx a, @dptr
         add  a, _rs_inv
         addc a, #0
         mov  dpl, a
@@ -789,11 +792,10 @@ void rk_gap(void) __naked
         RK_SCAL r4
         ret
     _rk_l1of::
-        mov  r5, a
+        mov  dpl, a
         add  a, #0xFF             ; C = (x != 0)
-        mov  dptr, #GFT_LOGA
-        mov  a, r5
-        movc a, @a+dptr
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
         inc  a                    ; log x + 1
         mov  r5, a
         subb a, 0xe0              ; 0xFF iff x != 0

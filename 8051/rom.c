@@ -140,6 +140,23 @@ void rm_main(void) __naked
         inc  r0
         mov  @r0, #0xA5
         cjne r0, #IRAM_TOP, rm_fill
+        ; LOGLO into XDATA (card_map.h; this family's GFT is exp alone):
+        ; LOGLO[3^i] = i for i < 255, LOGLO[0] = 0; before the journal's
+        ; install, which converts the key with it
+        mov  P2, #(X_LOGT >> 8)
+        mov  dptr, #_GFT
+        clr  a
+        mov  r1, a
+        movx @r1, a
+        mov  r7, a
+    rm_log:
+        mov  a, r7
+        movc a, @a+dptr
+        mov  r1, a
+        mov  a, r7
+        movx @r1, a
+        inc  r7
+        cjne r7, #255, rm_log
         mov  dptr, #X_JRNL
         movx a, @dptr
         cjne a, #NV_MAGIC, rm_nojr ; a key install was cut: finish it

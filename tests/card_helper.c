@@ -8,9 +8,9 @@
  *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|sparse
  *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1
  *       changed; or sparse, a well-formed key full of zeros: s3 = 0 (so
- *       c3 = 0 and s1 = F(0) = 0), s1 = 0, and every third entry of S1, S3
- *       and the central coefficients zero (the first offset of 0, 1, 2
- *       that leaves S1 and S3 invertible)
+ *       c3 = 0 and s1 = F(0) = 0), s1 = 0, and about a third of the entries
+ *       of S1, S3 and the central coefficients zero (a fixed pseudo-random
+ *       pattern, the first of eight that leaves S1 and S3 invertible)
  *   card_helper sign PARAMS SK DIGESTHEX COUNTER
  *       the host's tts_sign_digest with the card's ChaCha20 randomness
  *       (tts_card_stream_key for that counter): prints the signature in
@@ -293,19 +293,23 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[5], "sparse")) {
             static uint8_t in[TTS_MAX_SK_BYTES];
             size_t s3 = (size_t)m * (m + 1) + (size_t)n * n; /* s3's offset */
-            int off = 0;
+            unsigned t = 0;
             memcpy(in, sk, skb);
-            for (; off < 3; off++) {
+            for (; t < 8; t++) {
+                uint32_t st = 12345 + t; /* an LCG: a pattern no row length repeats */
                 memcpy(sk, in, skb);
-                for (size_t i = off; i < skb; i += 3)
-                    sk[i] = 0;
+                for (size_t i = 0; i < skb; i++) {
+                    st = st * 1103515245u + 12345u;
+                    if ((st >> 16) % 3 == 0)
+                        sk[i] = 0;
+                }
                 memset(sk + (size_t)m * m, 0, m);          /* s1 */
                 memset(sk + s3, 0, n);                     /* s3 */
                 if (tts_sk_check(p, sk) == TTS_OK)
                     break;
             }
-            if (off == 3)
-                return fail("corrupt: no sparse offset leaves S1 and S3 invertible");
+            if (t == 8)
+                return fail("corrupt: no sparse pattern leaves S1 and S3 invertible");
         } else
             return fail("corrupt: singular1|singular3|s1|sparse");
         return put(argv[4], sk, skb) ? fail("cannot write") : 0;

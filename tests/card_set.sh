@@ -94,7 +94,7 @@ rom_tests() {
         kk=$((kk + 1))
     done
     # a well-formed key full of zeros (card_helper's sparse: s1 = s3 = 0,
-    # every third byte zero), signing the zero digest, a half-zero one and
+    # about a third of the other bytes zero), signing the zero digest, a half-zero one and
     # a random one: the kernels' zero paths (a zero key entry, x value,
     # right-hand side or pivot candidate), which this family masks
     "$HELPER" corrupt "$m,$n" "$W/k0" "$W/sp" sparse || exit 99
@@ -103,7 +103,7 @@ rom_tests() {
         sign --digest "$(rnd $m)" > "$W/log" 2>&1
     st=$?
     sign_checks "$W/log" 3
-    say $(( st | $? )) "$lbl: a sparse key (every third byte 0, s1 = s3 = 0) by PUT KEY + COMMIT KEY: 3 signatures equal the host's and verify"
+    say $(( st | $? )) "$lbl: a sparse key (a third of its bytes 0, s1 = s3 = 0) by PUT KEY + COMMIT KEY: 3 signatures equal the host's and verify"
     # COMMIT's check: a singular S1, a singular S3, a wrong s1: 6A80, the
     # old key still signs; GENERATE KEY and GET PK SEGMENT: 6D00
     D=$(rnd $m)
