@@ -40,9 +40,15 @@ XTOP = X_TOP
 XKEY = X_KEND - X_KS3
 XNVS = NV_STATE_BYTES
 XSTAGE = X_KS3 - X_WMAP
+#ifdef CARD_ROM
+XSIGN = 128 + SIGN_LAYER_BYTES + M + 256
+XGEN = 0
+XCOMMIT = X_WEND - X_A3L + 256
+#else
 XSIGN = 128 + SIGN_LAYER_BYTES + M
 XGEN = 128 + X_WEND - X_A3L
 XCOMMIT = X_WEND - X_A3L
+#endif
 XPK = X_WEND - X_A3L
 XSOFF = XS_OFF
 XV = V
@@ -181,6 +187,7 @@ xkey=$(pv XKEY)
 # GENERATE, COMMIT and GET PK SEGMENT: the public-key cache (A3, A1, p_t c3,
 # the per-i scalars) and the Gauss work that derives it, with c3 (X_A3L ..
 # X_WEND; GENERATE builds the raw key in the staging area, counted there);
+# in the ROM family SIGN and COMMIT also read LOGLO's page (256, X_LOGT);
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
 xstage=$(pv XSTAGE)

@@ -8,7 +8,9 @@
  *   (log_3 x, 0xFF) for x != 0 and (0, 0x00) for x = 0. A product of an LM
  *   value with anything is a table read ANDed with the mask.
  *   Scalar form: DPTR = GFT + lo + 512 * (x == 0): reads at DPTR + log y
- *   give x * y, and land in the zero page of GFT when x = 0.
+ *   give x * y, and land in the zero page of GFT when x = 0. (The ROM
+ *   family: DPTR = GFT + log x and x's mask in a register, added in
+ *   place of 0xFF to an L1 operand or ANDed in: kernels_rom.c, RK_SCAL.)
  */
 #ifndef CARD_FIELD_H
 #define CARD_FIELD_H
