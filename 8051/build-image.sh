@@ -41,9 +41,9 @@ XKEY = X_KEND - X_KS3
 XNVS = NV_STATE_BYTES
 XSTAGE = X_KS3 - X_WMAP
 #ifdef CARD_ROM
-XSIGN = 128 + SIGN_LAYER_BYTES + M + 256
+XSIGN = 128 + SIGN_LAYER_BYTES + M + 256 + X_TERMS_BYTES
 XGEN = 0
-XCOMMIT = X_WEND - X_A3L + 256
+XCOMMIT = X_WEND - X_A3L + 256 + X_TERMS_BYTES
 #else
 XSIGN = 128 + SIGN_LAYER_BYTES + M
 XGEN = 128 + X_WEND - X_A3L
@@ -59,6 +59,10 @@ XIAEND = IA_END
 #else
 XIAABS = 0
 XIAEND = 0
+#endif
+#ifdef CARD_ROM
+XTERMS = X_TERMS
+XTUW = T_UW_INIT
 #endif
 #ifdef IA_ABS
 XIATOP = IA_ABS + IA_SIZE
@@ -187,7 +191,8 @@ xkey=$(pv XKEY)
 # GENERATE, COMMIT and GET PK SEGMENT: the public-key cache (A3, A1, p_t c3,
 # the per-i scalars) and the Gauss work that derives it, with c3 (X_A3L ..
 # X_WEND; GENERATE builds the raw key in the staging area, counted there);
-# in the ROM family SIGN and COMMIT also read LOGLO's page (256, X_LOGT);
+# in the ROM family SIGN and COMMIT also read LOGLO's page (256, X_LOGT)
+# and the term records (X_TERMS);
 # plus the linker's XSEG (globals; the arena IA in the 128-byte family);
 # the command and response buffers (2 x 255) are counted apart (io).
 xstage=$(pv XSTAGE)
@@ -221,7 +226,16 @@ iram=$ssta
     echo "work_genkey $w_gen"
     echo "work_commit $w_commit"
     echo "work_pk $w_pk"
-    case " $* " in *CARD_ROM*) echo "arena_start $(pv XIASTART)" ;; esac
+    case " $* " in *CARD_ROM*)
+        echo "arena_start $(pv XIASTART)"
+        # the term records' first two bytes as gen_card.c lists them
+        # (T_UW_INIT), the tests' reference for the card's own (X_TERMS)
+        echo "x_terms $(pv XTERMS)"
+        printf 't_uw '
+        sed -n 's/^XTUW = { *//p' "$obj/probe.i" | tr -d '}' | tr ',' '\n' |
+            while read -r e; do printf '%02x' $(( $e )); done
+        echo ;;
+    esac
 } > "$base.sizes"
 if [ "$iram" -gt "$isize" ]; then
     echo "build-image.sh: $(basename "$out"): internal RAM $iram B: past the part's $isize B" >&2

@@ -78,7 +78,15 @@
  * the exp table in code (card_field.h: this family's GFT is exp alone);
  * the assembly reads its page, so no ?: here */
 #define X_LOGT   PG(X_WEND)
-#define X_TOP    (X_LOGT + 256)
+/* The term records of the layer build (kernels_rom.c): per central term,
+ * in secret-key coefficient order, {&x[u], the column's byte or 0x80 |
+ * &x[w], p_t in L1 form}, 85 to a page (none crosses one); the first two
+ * bytes written at reset from the terms' formulas (rk_tgen), the third
+ * from the active key at reset and after each install (rk_tfill) */
+#define X_TERMS  (X_LOGT + 256)
+#define TREC_PP  85
+#define X_TERMS_BYTES (256 * ((C + TREC_PP - 1) / TREC_PP))
+#define X_TOP    (X_TERMS + X_TERMS_BYTES)
 #if X_WEND < X_U + M
 #error "card_map.h: X_LOGT must lie above the signing layer and u"
 #endif
@@ -248,5 +256,17 @@ extern uint8_t card_xram[65536];
 
 /* the public-key cache's A3, column c (LM) */
 #define A3COL(c) LMCOL(X_A3L, N, c)
+
+#ifdef CARD_ROM
+/* The first two bytes of a term record (X_TERMS, kernels_rom.c): TX(u) =
+ * &x[u] (IX), then TC(w - lo) (a matrix entry: its column's byte of the
+ * row buffer IA[0 .. dim]) or TW(w) = 0x80 | &x[w] (a right-hand-side
+ * product). rk_tgen writes them from the formulas; gen_card.c's T_UW_INIT
+ * lists the same bytes from ref's term tables (the build puts them in the
+ * image's .sizes, which the tests compare with the card's). */
+#define TX(u) (IA_ABS + IX_OFF + (u))
+#define TC(c) (IA_ABS + (c))
+#define TW(w) (0x80 | (IA_ABS + IX_OFF + (w)))
+#endif
 
 #endif

@@ -37,13 +37,6 @@ __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
 __code const uint8_t K3_RUNS[] = {KL_RUNS3, 0, 0, 0};
 __code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
 
-/* term t: TX(u) = &x[u] (IX), then TC(w - lo) (a matrix entry, the column)
- * or TW(w) = 0x80 | &x[w] (a right-hand-side product), in secret-key
- * coefficient order (gen_card.c) */
-#define TX(u) (uint8_t)(IA_ABS + IX_OFF + (u))
-#define TC(c) (uint8_t)(IA_ABS + (c))
-#define TW(w) (uint8_t)(0x80 | (IA_ABS + IX_OFF + (w)))
-__code const uint8_t T_UW[2 * C] = T_UW_INIT;
 /* the layers: first variable, size, terms a row */
 __code const uint8_t T_LAY[12] = {
     V, A, TTS_TPR0, V + A, 1, TTS_TPR1, V + A + 1, 1, TTS_TPR2, V + A + 2, B, TTS_TPR3
@@ -230,10 +223,10 @@ void matvec_rom(void) __naked
  * rk_layer: the layer of T_LAY at rk_lay (k_lo, k_dim; TTS_TPRL in
  * k_cnt). rk_build: the layer's system (docs/SPEC.md 4.6), row by row in
  * IA[0 .. dim] (the identity's row, the right-hand side u[lo - v + row]),
- * then the row's terms from the table at rk_p0 and the L1 coefficients at
- * rk_p1 (both advanced): p_t x[u] to the row's byte of column w - lo (the
- * table holds its address; 46 machine cycles a term), or p_t x[u] x[w]
- * to the right-hand side (the table's flag bit: a public index). Each row
+ * then the row's terms from the term records at rk_p0 (X_TERMS, advanced;
+ * P2:R0 while it runs): p_t x[u] to the row's byte of column w - lo (the
+ * record holds its address; 39 machine cycles a term), or p_t x[u] x[w]
+ * to the right-hand side (the record's flag bit: a public index). Each row
  * then goes to X_SL (column c at X_SL + c GST, written out from column
  * dim down, the buffer cleared on the way), then zero rows up to LDMAX.
  * A one-unknown layer has no matrix term (gen_card.c checks it): its
@@ -243,8 +236,8 @@ void rk_build(void) __naked
 {
     __asm
         lcall _rk_layer
-        mov  r0, _rk_p1
-        mov  P2, (_rk_p1 + 1)     ; the coefficients, P2:R0
+        mov  r0, _rk_p0
+        mov  P2, (_rk_p0 + 1)     ; the term records, P2:R0
         mov  _rk_row, #0
         mov  a, _k_dim
         add  a, #_IA
@@ -299,30 +292,24 @@ void rk_build(void) __naked
         add  a, #_IA
         mov  r1, a
         mov  @r1, #1
-        ; the terms of the row: the table at R3:R2, the byte R6
-        mov  r2, _rk_p0
-        mov  r3, (_rk_p0 + 1)
-        mov  r6, #0
+        ; the terms of the row: their records at P2:R0
         mov  r7, _k_cnt
     rb_term:
-        mov  dpl, r2
-        mov  dph, r3
-        mov  a, r6
-        movc a, @a+dptr
+        movx a, @r0
+        inc  r0
         mov  r1, a                ; &x[u]
-        inc  r6
         mov  a, @r1
         mov  r4, a                ; x[u]
-        mov  a, r6
-        movc a, @a+dptr
-        inc  r6
+        movx a, @r0
+        inc  r0
         jb   acc.7, rb_rhs        ; public: the kind of the term
         mov  r1, a                ; &row[w - lo]
         mov  a, r4                ; x[u] as the scalar DPTR
         RK_SCAL r4
         movx a, @r0               ; L1 p_t
         inc  r0
-        cjne r0, #0, rb_samep     ; public: the next page
+        cjne r0, #(3 * TREC_PP), rb_samep ; public: the page's last record
+        mov  r0, #0
         inc  P2
     rb_samep:
         add  a, r4                ; log p_t, C = (p_t != 0 and x[u] != 0)
@@ -350,7 +337,8 @@ void rk_build(void) __naked
         mov  b, a                 ; 0xFF iff x[w] != 0
         movx a, @r0               ; L1 p_t
         inc  r0
-        cjne r0, #0, rb_samepr    ; public: the next page
+        cjne r0, #(3 * TREC_PP), rb_samepr ; public: the page's last record
+        mov  r0, #0
         inc  P2
     rb_samepr:
         add  a, #0xFF             ; log p_t, C = (p_t != 0)
@@ -371,12 +359,6 @@ void rk_build(void) __naked
         mov  @r1, a
         djnz r7, rb_term
     rb_rend:
-        mov  a, r2
-        add  a, r6
-        mov  _rk_p0, a
-        clr  a
-        addc a, r3
-        mov  (_rk_p0 + 1), a
         mov  a, _k_dim
         dec  a
         jnz  rb_out               ; public: a one-unknown layer
@@ -422,8 +404,8 @@ void rk_build(void) __naked
         mov  a, _rk_row
         cjne a, #LDMAX, rb_zero
     rb_done:
-        mov  _rk_p1, r0
-        mov  (_rk_p1 + 1), P2
+        mov  _rk_p0, r0
+        mov  (_rk_p0 + 1), P2
         ret
     rb_next:
         ljmp rb_row
@@ -766,9 +748,9 @@ void rk_solve(void) __naked
 #endif
 
 /*
- * The helpers above and rk_layer in the code area RGAP: the link places
- * it in the gap between the interrupt vectors and GFT (build-image.sh);
- * there, ACALL reaches them.
+ * The helpers above in the code area RGAP: the link places it in the gap
+ * between the interrupt vectors and GFT (build-image.sh); there, ACALL
+ * reaches them. rk_layer, after them, is in CSEG.
  */
 void rk_gap(void) __naked
 {
@@ -801,6 +783,7 @@ void rk_gap(void) __naked
         subb a, 0xe0              ; 0xFF iff x != 0
         anl  a, r5
         ret
+        .area CSEG (CODE)
     _rk_layer::
         mov  dptr, #_T_LAY
         mov  a, _rk_lay
@@ -815,7 +798,6 @@ void rk_gap(void) __naked
         movc a, @a+dptr
         mov  _k_cnt, a
         ret
-        .area CSEG (CODE)
     __endasm;
 }
 
@@ -838,11 +820,11 @@ void rk_ceval(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  _rk_p0, #_T_UW
-        mov  (_rk_p0 + 1), #(_T_UW >> 8)
+        mov  _rk_p0, #(X_TERMS & 0xFF)
+        mov  (_rk_p0 + 1), #(X_TERMS >> 8)
         mov  _rk_lay, #0
     ce_lay:
-        acall _rk_layer
+        lcall _rk_layer
         mov  a, _k_lo
         add  a, #(_IA - V)
         mov  r6, a                ; &y[lo - v]
@@ -851,13 +833,16 @@ void rk_ceval(void) __naked
     ce_term:
         mov  dpl, _rk_p0
         mov  dph, (_rk_p0 + 1)
-        clr  a
-        movc a, @a+dptr
+        movx a, @dptr
+        inc  dptr
         mov  r1, a                ; &x[u]
+        movx a, @dptr
         inc  dptr
-        clr  a
-        movc a, @a+dptr
+        inc  dptr                 ; (the record's p_t: the active key's)
+        mov  r0, dpl
+        cjne r0, #(3 * TREC_PP), ce_samep ; public: the page's last record
         inc  dptr
+    ce_samep:
         mov  _rk_p0, dpl
         mov  (_rk_p0 + 1), dph
         jb   acc.7, ce_rhs        ; public
@@ -897,6 +882,153 @@ void rk_ceval(void) __naked
 }
 
 /*
+ * The term records (X_TERMS; card_map.h). rk_tgen writes their first two
+ * bytes at reset from the formulas of docs/SPEC.md section 3, in
+ * secret-key coefficient order:
+ *   layer 1, i = v .. v+a-1, j = 1 .. v-1: TX(j), TC((i + j) mod a);
+ *   mu1: TX(k), TW(v-1-k) for k = 1 .. h (h = (v-2)/2), then TX(a+k),
+ *   TW(v+a-1-k) for k = 0 .. v/2-1; mu2: the same runs from (2, v-1) and
+ *   (a+1, v+a);
+ *   layer 3, i = c .. n-1, r = i - c: TX(r+v), TW(r+v+2), then per column
+ *   q = 0 .. b-1 (the unknown x[c+q]) TX(u), TC(q) with u = 2(r-q) - (i mod
+ *   2) for q < r, 0 for q = r, c + r - q for q > r.
+ * rk_tfill writes their third bytes, the active key's coefficients (L1,
+ * X_KCO): at reset and after each install. Both loops run on public counts.
+ */
+#define TG_C (V + A + 2)           /* layer 3's first variable */
+#define TG_H ((V - 2) / 2)
+void rk_terms(void) __naked
+{
+    __asm
+    _rk_tgen::
+        mov  P2, #(X_TERMS >> 8)
+        mov  r0, #0
+        ; layer 1: R5 the row's first column, R4 the column, R7 = j
+        mov  r5, #((V + 1) % A)
+        mov  r6, #A
+    tg_l1r:
+        mov  a, r5
+        mov  r4, a
+        mov  r7, #1
+    tg_l1t:
+        mov  a, r4
+        add  a, #TC(0)
+        mov  b, a
+        mov  a, r7
+        acall tg_put
+        inc  r4
+        cjne r4, #A, tg_l1c
+        mov  r4, #0
+    tg_l1c:
+        inc  r7
+        cjne r7, #V, tg_l1t
+        inc  r5
+        cjne r5, #A, tg_l1n
+        mov  r5, #0
+    tg_l1n:
+        djnz r6, tg_l1r
+        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu)
+        mov  dptr, #tg_mu
+        mov  r6, #4
+    tg_mr:
+        clr  a
+        movc a, @a+dptr
+        mov  r4, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  r5, a
+        inc  dptr
+        clr  a
+        movc a, @a+dptr
+        mov  r7, a
+        inc  dptr
+    tg_mt:
+        mov  a, r5
+        add  a, #TW(0)
+        mov  b, a
+        mov  a, r4
+        acall tg_put
+        inc  r4
+        dec  r5
+        djnz r7, tg_mt
+        djnz r6, tg_mr
+        ; layer 3: R5 = r, R4 = q, R6 = i mod 2
+        mov  r5, #0
+    tg_l3r:
+        mov  a, r5
+        add  a, #TW(V + 2)
+        mov  b, a
+        mov  a, r5
+        add  a, #V
+        acall tg_put
+        mov  a, r5
+        add  a, #TG_C
+        anl  a, #1
+        mov  r6, a
+        mov  r4, #0
+    tg_l3t:
+        mov  a, r4
+        add  a, #TC(0)
+        mov  b, a
+        mov  a, r5
+        clr  c
+        subb a, r4                ; r - q
+        jz   tg_l3u               ; q = r: u = 0
+        jnc  tg_l3lo
+        add  a, #TG_C             ; q > r: c + r - q
+        sjmp tg_l3u
+    tg_l3lo:
+        rl   a                    ; q < r: 2 (r - q) - (i mod 2)
+        clr  c
+        subb a, r6
+    tg_l3u:
+        acall tg_put
+        inc  r4
+        cjne r4, #B, tg_l3t
+        inc  r5
+        cjne r5, #B, tg_l3r
+        ret
+        ; one record at P2:R0: A = u, B = the second byte
+    tg_put:
+        add  a, #TX(0)
+        movx @r0, a
+        inc  r0
+        mov  a, b
+        movx @r0, a
+        inc  r0
+        inc  r0
+        cjne r0, #(3 * TREC_PP), tg_p1 ; the page's last record
+        mov  r0, #0
+        inc  P2
+    tg_p1:
+        ret
+    tg_mu:                        ; (u, w, count) of the four runs
+        .db  1, V - 2, TG_H, A, V + A - 1, V / 2
+        .db  2, V - 1, TG_H, A + 1, V + A, V / 2
+
+    _rk_tfill::
+        mov  dptr, #X_KCO
+        mov  P2, #(X_TERMS >> 8)
+        mov  r0, #2
+        mov  r7, #C
+    tf_t:
+        movx a, @dptr
+        inc  dptr
+        movx @r0, a
+        mov  a, r0
+        add  a, #3
+        mov  r0, a
+        jnc  tf_s                 ; the page's last record
+        mov  r0, #2
+        inc  P2
+    tf_s:
+        djnz r7, tf_t
+        ret
+    __endasm;
+}
+
+/*
  * SIGN after the counter (rom.c): the card's stream (chacha.c), x = h,
  * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
  * four, always), sigma = S3 x + s3 to X_RESP. Returns 0 in DPL, or 1 when
@@ -931,10 +1063,8 @@ uint8_t sign_rom(void) __naked
         mov  _k_cnt, #V
         lcall _stream_take_k
         mov  _rk_ok, #1
-        mov  _rk_p0, #_T_UW
-        mov  (_rk_p0 + 1), #(_T_UW >> 8)
-        mov  _rk_p1, #(X_KCO & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCO >> 8)
+        mov  _rk_p0, #(X_TERMS & 0xFF)
+        mov  (_rk_p0 + 1), #(X_TERMS >> 8)
         mov  _rk_lay, #0
     sr_lay:
         lcall _rk_build

@@ -157,11 +157,13 @@ void rm_main(void) __naked
         movx @r1, a
         inc  r7
         cjne r7, #255, rm_log
+        lcall _rk_tgen            ; the term records (kernels_rom.c)
         mov  dptr, #X_JRNL
         movx a, @dptr
         cjne a, #NV_MAGIC, rm_nojr ; a key install was cut: finish it
         lcall _rm_install
     rm_nojr:
+        lcall _rk_tfill           ; the active key's coefficients in them
         mov  TMOD, #0x01
         setb ET0
         setb EA
@@ -936,7 +938,7 @@ void rm_install(void) __naked
         clr  a
         movx @dptr, a
         mov  _rm_pin, a
-        ret
+        ljmp _rk_tfill            ; the term records' coefficients
 
         ; S raw row-major at DPTR (R2 x R2) -> the L1 columns of the run
         ; table at rk_p0

@@ -93,6 +93,34 @@ rom_tests() {
         say $(( st | $? )) "$lbl: KAT key $kk by PUT KEY + COMMIT KEY: $nd signatures equal the host's and verify"
         kk=$((kk + 1))
     done
+    # the term records the card makes at reset (X_TERMS: &x[u], the column
+    # or 0x80 | &x[w], p_t) against gen_card.c's table from ref's term tables
+    # (t_uw in the image's .sizes), and their third bytes against the L1
+    # form of the committed key's coefficients (GF(2^8) mod 0x11B, logs to
+    # the base 3); the card's XDATA from --eeprom
+    rm -f "$W/ee"
+    "$TTS_CARD" $P --eeprom "$W/ee" put-key "$W/k0" > "$W/log" 2>&1 &&
+    python3 - "$W/ee" "${img%.ihx}.sizes" "$W/k0" "$m" "$n" <<'PY'
+import sys
+ee, sizes, key = (open(f, "rb").read() for f in sys.argv[1:4])
+m, n = int(sys.argv[4]), int(sys.argv[5])
+sz = dict(l.split(" ", 1) for l in sizes.decode().splitlines())
+skb = len(key)
+xram = ee[11 + 3 * skb:]
+tuw, base = bytes.fromhex(sz["t_uw"]), int(sz["x_terms"])
+lg, v = [0] * 256, 1
+for i in range(255):
+    lg[v] = i
+    v ^= ((v << 1) ^ (0x11B if v & 0x80 else 0)) & 0xFF
+co = m * m + m + n * n + n
+ok = len(tuw) == 2 * (skb - co)
+for t in range(len(tuw) // 2):
+    a = base + 256 * (t // 85) + 3 * (t % 85)
+    p = key[co + t]
+    ok &= xram[a:a + 3] == tuw[2 * t:2 * t + 2] + bytes([lg[p] + 1 if p else 0])
+sys.exit(0 if ok else 1)
+PY
+    say $? "$lbl: the term records made at reset equal gen_card.c's table, with the committed key's coefficients (L1)"
     # a well-formed key full of zeros (card_helper's sparse: s1 = s3 = 0,
     # about a third of the other bytes zero), signing the zero digest, a half-zero one and
     # a random one: the kernels' zero paths (a zero key entry, x value,
