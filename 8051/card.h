@@ -16,7 +16,7 @@
  *
  *   kernel            file         256-byte   128-byte, n <= 32    ROM family
  *   signing matvec    k_matvec.c   assembly   assembly             kernels_rom.c
- *   layer build       k_layer.c    generated  generated            kernels_rom.c (term table)
+ *   layer build       k_layer.c    generated  generated            kernels_rom.c (term records)
  *   layer solver      k_layer.c    assembly (written out for a, b <= 9)   kernels_rom.c, or
  *                                                                  Gauss-Jordan for n = 32
  *   Gauss-Jordan      k_gauss.c    assembly   assembly on the      k_gauss.c (COMMIT)

@@ -5,7 +5,8 @@
  * From the library's own term tables (ref/central_tables.h, written by
  * ref/gen_central.c), each set's header holds its shape, the layer offsets,
  * the stored key's layout, the central terms {row, u, w} as __code bytes in
- * secret-key coefficient order, the ROM family's term table, and the
+ * secret-key coefficient order, the ROM family's term table (the reference
+ * for the term records its card makes at reset), and the
  * signing layers' term code and written-out solver as assembly statements.
  * card_tables.h, which the firmware includes, includes the header of the
  * set chosen at build time by -DTTS_M=.. -DTTS_N=.., and holds what every
@@ -323,11 +324,14 @@ int main(int argc, char **argv)
         for (int L = 0; L <= 4; L++)
             printf("#define TTS_LAYER%d %u\n", L, P->layer[L]);
         key_layout(P);
-        /* the ROM family's term table (kernels_rom.c): per layer the same
-         * number of terms in every row (TTS_TPRL), and per term two bytes,
-         * TX(u) and TC(w - lo) for a matrix entry or TW(w) for a
-         * right-hand-side product (macros of kernels_rom.c); the
-         * one-unknown layers have no matrix entry */
+        /* the ROM family's term table: per layer the same number of terms
+         * in every row (TTS_TPRL), and per term two bytes, TX(u) and
+         * TC(w - lo) for a matrix entry or TW(w) for a right-hand-side
+         * product (macros of card_map.h); the one-unknown layers have no
+         * matrix entry. The card makes these bytes itself at reset from
+         * the formulas (kernels_rom.c, rk_tgen); this table, from ref's
+         * term tables, is the build's and the tests' reference (the
+         * image's .sizes, t_uw) */
         printf("#define T_UW_INIT {");
         for (int L = 0; L < 4; L++) {
             int lo = L == 0 ? P->v : L == 1 ? P->v + P->a : L == 2 ? P->v + P->a + 1 : P->v + P->a + 2;

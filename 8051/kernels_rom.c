@@ -3,14 +3,14 @@
  * docs/CARD.md, "The ROM family"): small enough for the signing path to
  * sit beside the command layer (rom.c), with the few inner loops that set
  * the speed written out. The same algebra, forms and constant-time rules
- * as k_matvec.c and k_layer.c: the stored key in L1 form, x values turned into
- * scalars (DPTR = GFT + log x, with x's mask: RK_SCAL), every zero handled
- * by a mask (this family's GFT has no zero page), every loop bound and branch on a public
- * size or index. Here:
- *   - the GF(256) table, the arena, the key's run tables, and the term
- *     table T_UW: the layer build is a loop over it (two bytes a term, the
- *     row counted: every row of a layer has TTS_TPRL terms), not generated
- *     code;
+ * as k_matvec.c and k_layer.c: the stored key in L1 form, x values
+ * turned into scalars (DPTR = GFT + log x, with x's mask: RK_SCAL), every
+ * zero handled by a mask (this family's GFT has no zero page), every loop
+ * bound and branch on a public size or index. Here:
+ *   - the GF(256) table (its exp part), the arena, the key's run tables,
+ *     and the term records in XDATA (rk_tgen, rk_tfill): the layer build
+ *     is a loop over them (three bytes a term, the row counted: every row
+ *     of a layer has TTS_TPRL terms), not generated code;
  *   - matvec_rom: u = S1 h + s1 and sigma = S3 x + s3 over the L1 key, the
  *     rows written out;
  *   - the layer system in Gauss-Jordan's layout (column c at X_SL + c GST,
@@ -19,7 +19,8 @@
  *     pivot written out) where its scratch fits (card.h: ROM_LAYER_GE),
  *     else by Gauss-Jordan (k_gauss.c), which also solves COMMIT
  *     KEY's n x n systems (its scratch fits the arena);
- *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same table;
+ *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same
+ *     records;
  *   - sign: one SIGN after the counter (rom.c).
  * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
  * kernels'), and rk_*.
