@@ -355,7 +355,9 @@ void stream_init_card(void) __naked
 
 /* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64:
  * a new block first when the current one is used up, then a copy when it
- * holds them, else byte by byte */
+ * holds them, else byte by byte. SIGN takes n = v; where v divides 64 a
+ * block holds a whole number of attempts, the copy always applies, and the
+ * byte path (with stream_byte) is not assembled. */
 void stream_take_k(arena_t dst) __naked
 {
     (void)dst;
@@ -367,9 +369,11 @@ void stream_take_k(arena_t dst) __naked
         mov  a, _st_pos
         add  a, r7
         mov  r5, a
+#if 64 % V
         clr  c
         subb a, #65
         jnc  cc_tb                  ; public: the position in the stream
+#endif
         mov  a, _st_pos
         mov  _st_pos, r5
         add  a, #((X_STR + 64) & 0xff)
@@ -379,6 +383,7 @@ void stream_take_k(arena_t dst) __naked
         mov  dph, a
         mov  _k_x, r6               ; (k_cnt = n)
         ljmp _xcopy_k
+#if 64 % V
     cc_tb:                          ; byte by byte: n and dst on the stack
         push 0x07
         push 0x06
@@ -391,12 +396,14 @@ void stream_take_k(arena_t dst) __naked
         inc  r6
         djnz r7, cc_tb
         ret
+#endif
     __endasm;
 }
 
 uint8_t stream_byte(void) __naked
 {
     __asm
+#if 64 % V
         lcall cc_fill
         mov  a, _st_pos
         inc  _st_pos
@@ -408,6 +415,7 @@ uint8_t stream_byte(void) __naked
         movx a, @dptr
         mov  dpl, a
         ret
+#endif
     cc_fill:
         mov  a, _st_pos
         cjne a, #64, cc_f1              ; public: the position in the stream
