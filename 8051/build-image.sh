@@ -76,9 +76,9 @@ cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
-# code starts after it. The
-# signing modules come first, so that their data bytes come first (the
-# 128-byte family's SIGN stack starts after them: sign.c).
+# code starts after it. The signing modules come first, so that their data
+# bytes come first (the 128-byte family's SIGN stack starts after them:
+# sign.c).
 # (CARD_ROM: no C start-up; rom.c's area RVEC, the vectors, at 0, and the
 # area RGAP of rom.c and kernels_rom.c in the gap between them and GFT)
 gap= code0=0x0500
@@ -169,11 +169,11 @@ objsz() { # objsz MODULE...: CSEG + CONST of the objects
     for o in "$@"; do t=$((t + $(relsz "$obj/$o.rel" CSEG) + $(relsz "$obj/$o.rel" CONST))); done
     echo $t
 }
-# In the ROM family: GFT (511: exp alone) + kernels_rom.c (the signing kernels, the layer
-# solver, SIGN's flow, central_eval; CSEG + CONST: the term table and the
-# run tables; RGAP: the helpers in the gap below GFT) + chacha.c; the
-# command layer (rom.c) and COMMIT's Gauss-Jordan (k_gauss.c) are not
-# counted.
+# In the ROM family: GFT (511: exp alone) + kernels_rom.c (the signing
+# kernels, the layer solver, SIGN's flow, the term records' writers,
+# central_eval; CSEG + CONST: the run tables and the layer table; RGAP:
+# the helpers in the gap below GFT) + chacha.c; the command layer (rom.c)
+# and COMMIT's Gauss-Jordan (k_gauss.c) are not counted.
 case " $* " in
 *CARD_ROM*)
     sign_code=$(($(pv XGFT) + $(objsz kernels_rom chacha) + $(relsz "$obj/kernels_rom.rel" RGAP))) ;;
