@@ -19,7 +19,8 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # ucsim's -t 8051, and the large model (C locals and parameters in XDATA:
 # internal RAM keeps the registers, the few __data variables and the stack).
 # -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
-# small model, 128 B).
+# small model, 128 B); with -DCARD_ROM_NO_CHECK, COMMIT KEY without its
+# check of the key (the size that check costs: docs/CARD.md).
 mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha key sign pk"
 links="main apdu io kernels k_matvec k_layer chacha sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
@@ -64,6 +65,11 @@ XIAEND = 0
 XTERMS = X_TERMS
 XTUW = T_UW_INIT
 #endif
+#if defined(ROM_LAYER_GE) && defined(CARD_ROM_NO_CHECK)
+XNOGJ = 1
+#else
+XNOGJ = 0
+#endif
 #ifdef IA_ABS
 XIATOP = IA_ABS + IA_SIZE
 XIASTART = IA_ABS
@@ -75,6 +81,9 @@ PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
+# (-DCARD_ROM_NO_CHECK, a measurement: the ROM family without COMMIT KEY's
+# check; where rs_solve solves the layers, nothing calls Gauss-Jordan)
+[ "$(pv XNOGJ)" = 1 ] && links="rom kernels_rom chacha"
 # GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
 # code starts after it. The signing modules come first, so that their data
 # bytes come first (the 128-byte family's SIGN stack starts after them:
@@ -228,6 +237,12 @@ iram=$ssta
     echo "work_pk $w_pk"
     case " $* " in *CARD_ROM*)
         echo "arena_start $(pv XIASTART)"
+        # the last code byte (the 8051AH's on-chip ROM ends at 0x0FFF)
+        awk '/ bytes \(.*CODE\)/ {s = 0; l = 0
+                for (i = 1; i <= 8; i++) { s = s * 16 + index("0123456789ABCDEF", substr($2, i, 1)) - 1
+                    l = l * 16 + index("0123456789ABCDEF", substr($3, i, 1)) - 1 }
+                if (l && s + l - 1 > e) e = s + l - 1}
+            END {printf "code_end 0x%04X\n", e}' "$base.map"
         # the term records' first two bytes as gen_card.c lists them
         # (T_UW_INIT), the tests' reference for the card's own (X_TERMS)
         echo "x_terms $(pv XTERMS)"

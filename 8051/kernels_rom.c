@@ -757,6 +757,7 @@ void rk_gap(void) __naked
 {
     __asm
         .area RGAP (CODE)
+#ifndef CARD_ROM_NO_CHECK
     _rk_gmul::
         xch  a, b
         acall _rk_l1of
@@ -764,6 +765,7 @@ void rk_gap(void) __naked
         acall _rk_scal
         mov  a, b
         sjmp _rk_l1mul
+#endif
     _rk_l1mul::
         add  a, r4                ; log p, C = (p != 0 and y != 0)
         movc a, @a+dptr
@@ -802,6 +804,7 @@ void rk_gap(void) __naked
     __endasm;
 }
 
+#ifndef CARD_ROM_NO_CHECK
 /*
  * COMMIT KEY's check: y = F(x), x = c3 at IX, y at IA[0 .. m), the raw
  * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in
@@ -881,6 +884,7 @@ void rk_ceval(void) __naked
         .area CSEG (CODE)
     __endasm;
 }
+#endif
 
 /*
  * The term records (X_TERMS; card_map.h). rk_tgen writes their first two

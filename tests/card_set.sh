@@ -171,6 +171,24 @@ PY
     say $? "$lbl: signing takes the same cycles for $nct keys x 2 digests and counters (one attempt): $(echo $cyc | cut -d' ' -f1)"
     # -- the same signatures as the 256-byte image
     same_sigs "$lbl: the 256-byte image and the ROM image give the same signatures"
+    # -- the ROM image without COMMIT KEY's check (built by make check, to
+    # measure that check's size): the same signatures in the same cycles,
+    # and a key with a wrong s1 committed (the check is all it leaves out)
+    nc=$CARD_DIR/tts-20-28-rom-nocheck.ihx
+    if [ -f "$nc" ]; then
+        "$TTS_CARD" $P --report put-key "$sk" sign --digest "$D" > "$W/a.log" 2>&1
+        st=$?
+        "$TTS_CARD" $P --image "$nc" --report put-key "$sk" sign --digest "$D" > "$W/b.log" 2>&1
+        st=$((st | $?))
+        ca=$(awk '$2 == "sign" {print $3}' "$W/a.log") cb=$(awk '$2 == "sign" {print $3}' "$W/b.log")
+        sign_checks "$W/a.log" 1 && sign_checks "$W/b.log" 1 && [ -n "$ca" ] && [ "$ca" = "$cb" ] &&
+            [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
+        say $(( st | $? )) "$lbl: without COMMIT's check (-DCARD_ROM_NO_CHECK): the same signature in the same cycles ($cb)"
+        "$HELPER" corrupt "$m,$n" "$sk" "$W/bad" s1 || exit 99
+        "$TTS_CARD" $P --image "$nc" put-key "$W/bad" > "$W/log" 2>&1
+        [ $? = 0 ] && grep -q 'put-key: committed' "$W/log"
+        say $? "$lbl: without COMMIT's check: a key with a wrong s1 is committed"
+    fi
     # -- --eeprom: a key installed in one invocation signs in the next
     rm -f "$W/ee"
     "$TTS_CARD" $P --eeprom "$W/ee" put-key "$sk" > "$W/log" 2>&1

@@ -29,6 +29,17 @@ check $? "docs/SPEC.md section 11: TTS(20,28) files of $sizes bytes, the public 
 # docs/CARD.md and 8051/README.md: the card images' sizes are the build's
 # (8051/*.sizes): the memory-budget rows whole, and the code, iram and
 # xdata columns of the card tables (the timing columns: tests/test_docs_card.sh)
+# bad_verdict N WHAT SKIPPED WHY: WHAT passes if the file bad is empty; with
+# N = 0 (nothing to check) SKIPPED is skipped for WHY
+bad_verdict() {
+    if [ "$1" = 0 ]; then
+        skip "$3" "$4"
+    else
+        [ ! -s bad ]
+        check $? "$2"
+        diag bad
+    fi
+}
 sizes_of() { # sizes_of IMAGE KEY
     awk -v k="$2" '$1 == k { print $2 }' "$top_builddir/8051/$1.sizes"
 }
@@ -37,7 +48,7 @@ nimg=0
 for f in "$top_builddir"/8051/tts-*.sizes; do
     [ -f "$f" ] || continue
     img=$(basename "$f" .sizes)
-    case $img in *-c|*-uart|*-loop) continue ;; esac
+    case $img in *-c|*-uart|*-loop|*-nocheck) continue ;; esac
     nimg=$((nimg + 1))
     row="| $img.ihx |"
     for k in iram xdata_key xdata_stage xdata_nv_state work_sign work_genkey work_commit work_pk code sign_code; do
@@ -65,13 +76,30 @@ for f in "$top_builddir"/8051/tts-*.sizes; do
         done <rows
     done
 done
-if [ $nimg = 0 ]; then
-    skip "docs/CARD.md and 8051/README.md: the card images' sizes" "no card build"
-else
-    [ ! -s bad ]
-    check $? "docs/CARD.md and 8051/README.md: the $nimg card images' sizes are the build's"
-    diag bad
-fi
+bad_verdict $nimg "docs/CARD.md and 8051/README.md: the $nimg card images' sizes are the build's" \
+    "docs/CARD.md and 8051/README.md: the card images' sizes" "no card build"
+
+# the ROM images' last code byte (an 8051AH's ROM ends at 0x0FFF), and the
+# size of TTS(20,28)'s without COMMIT's check (tts-20-28-rom-nocheck, built
+# by make check), as docs/CARD.md gives them
+: >bad
+nrom=0
+for f in "$top_builddir"/8051/tts-*-rom*.sizes; do
+    [ -f "$f" ] || continue
+    img=$(basename "$f" .sizes)
+    nrom=$((nrom + 1))
+    e=$(sizes_of "$img" code_end)
+    grep -q "at $e\b\|up to $e\b" "$srcdir/docs/CARD.md" || echo "docs/CARD.md lacks $img's last code byte $e" >>bad
+    case $img in *-nocheck)
+        c=$(sizes_of "$img" code | sed 's/\([0-9]\)\([0-9][0-9][0-9]\)$/\1,\2/')
+        past=$(( $e - 0x0FFF ))
+        grep -q "without COMMIT's check.*$c B" "$srcdir/docs/CARD.md" &&
+            grep -q "$past B past 0x0FFF" "$srcdir/docs/CARD.md" ||
+            echo "docs/CARD.md lacks the size without COMMIT's check: $c B, $past B past 0x0FFF" >>bad ;;
+    esac
+done
+bad_verdict $nrom "docs/CARD.md: the $nrom ROM images' last code byte (and the size without COMMIT's check) are the build's" \
+    "docs/CARD.md: the ROM images' last code byte" "no ROM image"
 
 # the documents speak of the software, not of their writing
 docs="$srcdir/README.md $srcdir/docs $srcdir/tools/*.1 $srcdir/kat/*.1 $srcdir/bench/*.1"
