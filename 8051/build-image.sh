@@ -94,6 +94,10 @@ gap= code0=0x0500
 case " $* " in
 *CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" code0=$(printf 0x%04X $((0x0100 + $(pv XGFT)))) ;;
 esac
+# an awk function: hex(s), the value of the upper-case hex digits s (the
+# link map's addresses and lengths; mawk has no strtonum)
+awk_hex='function hex(s,  i, v) { for (i = 1; i <= length(s); i++)
+    v = v * 16 + index("0123456789ABCDEF", substr(s, i, 1)) - 1; return v }'
 link() {
     $SDCC -mmcs51 $model --iram-size $isize --xram-loc 0xFF00 --xram-size 0x00FF \
         -Wl-bGSINIT0=$code0 $gap -o "$obj/img.ihx" $(for f in $links; do echo "$obj/$f.rel"; done) \
@@ -108,9 +112,7 @@ case " $* " in
     gft=$(awk '$1 == "C:" && $3 == "_GFT" {print $2; exit}' "$obj/img.map")
     awk -v gft=$((0x$gft)) '/ bytes \(REL.*CODE\)/ && $3 != "00000000" && !seen[$1]++ {print $2, $3}
         END {printf "%08X %08X\n", gft, '"$(pv XGFT)"'}' "$obj/img.map" | sort |
-    awk '{s = 0; l = 0; for (i = 1; i <= 8; i++) { s = s * 16 + index("0123456789ABCDEF", substr($1, i, 1)) - 1
-            l = l * 16 + index("0123456789ABCDEF", substr($2, i, 1)) - 1 }
-          if (NR > 1 && s < e) exit 1; e = s + l }' || {
+    awk "$awk_hex"'{s = hex($1); if (NR > 1 && s < e) exit 1; e = s + hex($2) }' || {
         echo "build-image.sh: $out: code areas overlap (img.map)" >&2; exit 1; } ;;
 esac
 ia=$(awk '$2 == "_IA" {print $1; exit}' "$obj/img.map")
@@ -238,10 +240,7 @@ iram=$ssta
     case " $* " in *CARD_ROM*)
         echo "arena_start $(pv XIASTART)"
         # the last code byte (the 8051AH's on-chip ROM ends at 0x0FFF)
-        awk '/ bytes \(.*CODE\)/ {s = 0; l = 0
-                for (i = 1; i <= 8; i++) { s = s * 16 + index("0123456789ABCDEF", substr($2, i, 1)) - 1
-                    l = l * 16 + index("0123456789ABCDEF", substr($3, i, 1)) - 1 }
-                if (l && s + l - 1 > e) e = s + l - 1}
+        awk "$awk_hex"'/ bytes \(.*CODE\)/ {s = hex($2); l = hex($3); if (l && s + l - 1 > e) e = s + l - 1}
             END {printf "code_end 0x%04X\n", e}' "$base.map"
         # the term records' first two bytes as gen_card.c lists them
         # (T_UW_INIT), the tests' reference for the card's own (X_TERMS)
