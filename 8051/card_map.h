@@ -28,7 +28,7 @@
  * GST columns and its scratch (3 max(a, b)) the arena with x beside the n
  * x n Gauss-Jordan's 2n (56 B: internal RAM); else (TTS(24,32)) by
  * Gauss-Jordan */
-#if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56
+#if GST >= 3 * LDMAX && N + MAX2(N, 3 * LDMAX) <= 56 && !defined(CARD_ROM_4K)
 #define ROM_LAYER_GE
 #endif
 #else

@@ -29,7 +29,9 @@
 #endif
 
 __data uint8_t st_pos;
+#ifndef CARD_ROM_4K
 __xdata uint32_t prof_chacha;
+#endif
 
 static __code const uint8_t sigma[16] = {
     'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
@@ -235,6 +237,10 @@ void stream_init_card(void) __naked
  * takes less than 65536 cycles, so its time is the 16-bit difference of
  * Timer 0's count (cc_t0: R3:R2, TH0 read again until it held).
  */
+#ifdef CARD_ROM_4K /* (the 4 KB image has no GET PROFILE: blocks uncounted) */
+#define CC_BLOCK _chacha_block
+#else
+#define CC_BLOCK _chacha_block_prof
 void chacha_block_prof(void) __naked
 {
     __asm
@@ -276,6 +282,7 @@ void chacha_block_prof(void) __naked
         ret
     __endasm;
 }
+#endif
 
 /*
  * stream_init, stream_wipe and stream_init_card of the ROM family: the
@@ -344,7 +351,7 @@ void stream_init_card(void) __naked
         mov  dptr, #X_CMD
         mov  r7, #12
         lcall cc_xmv
-        lcall _chacha_block_prof
+        lcall CC_BLOCK
         mov  dptr, #(X_STR + 64)    ; (sigma stays)
         mov  r1, #((X_STR + 16) & 0xff)
         lcall cc_si_k
@@ -419,7 +426,7 @@ uint8_t stream_byte(void) __naked
     cc_fill:
         mov  a, _st_pos
         cjne a, #64, cc_f1              ; public: the position in the stream
-        lcall _chacha_block_prof
+        lcall CC_BLOCK
         mov  _st_pos, #0
     cc_f1:
         ret
@@ -741,6 +748,51 @@ void chacha_block(void) __reentrant __naked
         djnz r7, cc_in
 #endif
 
+#ifdef CARD_ROM_4K
+        ; (the small ROM image: the rounds rolled, cc_rolled below)
+        mov  r6, #20
+    cc_rnd:
+        mov  a, r6                  ; S = 0 in a column round (R6 even),
+        anl  a, #1                  ; 4 in a diagonal one
+        rl   a
+        rl   a
+        mov  b, a
+        mov  r7, #0                 ; 4 i, quarter round i
+    cc_q:
+        mov  a, r7                  ; R2..R5 = the words a, b, c, d: word
+        add  a, #cc_a0              ; i of row a, word (i + k S / 4) mod 4
+        mov  r2, a                  ; of row k = 1, 2, 3
+        mov  a, r7
+        add  a, b
+        mov  r0, a
+        anl  a, #12
+        orl  a, #cc_b0
+        mov  r3, a
+        mov  a, r0
+        add  a, b
+        mov  r0, a
+        anl  a, #12
+        orl  a, #cc_c0
+        mov  r4, a
+        mov  a, r0
+        add  a, b
+        anl  a, #12
+        orl  a, #cc_d0
+        mov  r5, a
+        lcall cc_sa                 ; a += b; d ^= a; d <<<= 16
+        lcall cc_r8
+        lcall cc_sc                 ; c += d; b ^= c; b <<<= 12
+        lcall cc_r4
+        lcall cc_sa                 ; a += b; d ^= a; d <<<= 8
+        lcall cc_sc                 ; c += d; b ^= c; b <<<= 7
+        lcall cc_rr1
+        mov  a, r7
+        add  a, #4
+        mov  r7, a
+        cjne a, #16, cc_q
+        djnz r6, cc_rnd
+        sjmp cc_fin
+#else
         mov  r6, #20
     cc_rnd:
         ; slot column 0 (column 0 / diagonal 0)
@@ -773,6 +825,7 @@ void chacha_block(void) __reentrant __naked
         sjmp cc_fin
     cc_more:
         ljmp cc_rnd
+#endif
     cc_fin:
         ; output := state + input block; parked RAM bytes back
         mov  r0, #cc_a0
@@ -849,6 +902,93 @@ void chacha_block(void) __reentrant __naked
         pop  0xa8                   ; IE (a pending Timer 0 overflow is taken now)
         pop  0xa0
         ret
+#ifdef CARD_ROM_4K
+        ; The rolled rounds' steps, on the words at R0, R1 and DPL (the
+        ; state's addresses): one return address on the stack, which stays
+        ; below the state (the tests measure its peak).
+    cc_sa:                          ; x = a, y = b, z = d
+        mov  a, r2
+        mov  r0, a
+        mov  a, r3
+        mov  r1, a
+        mov  dpl, r5
+        sjmp cc_st
+    cc_sc:                          ; x = c, y = d, z = b
+        mov  a, r4
+        mov  r0, a
+        mov  a, r5
+        mov  r1, a
+        mov  dpl, r3
+    cc_st:                          ; x += y; z := (z ^ x) <<< 8
+        clr  c
+        .rept 4
+        mov  a, @r1
+        addc a, @r0
+        mov  @r0, a
+        inc  r0
+        inc  r1
+        .endm
+        dec  r0
+        mov  a, dpl
+        add  a, #3
+        mov  r1, a
+        mov  a, @r0
+        xrl  a, @r1                 ; byte 3, to byte 0
+        mov  r1, dpl
+        dec  r0
+        dec  r0
+        dec  r0
+        .rept 3
+        xch  a, @r1                 ; byte k from below, A = byte k
+        xrl  a, @r0
+        inc  r0
+        inc  r1
+        .endm
+        xch  a, @r1
+        ret
+    cc_r8:                          ; z <<<= 8
+        mov  r1, dpl
+        mov  a, r1
+        add  a, #3
+        mov  r0, a
+        mov  a, @r0
+        xch  a, @r1
+        inc  r1
+        xch  a, @r1
+        inc  r1
+        xch  a, @r1
+        mov  @r0, a
+        ret
+    cc_r4:                          ; z <<<= 4: each byte's nibbles swapped,
+        mov  r0, dpl                ; then its low nibble from the byte below
+        .rept 4
+        mov  a, @r0
+        swap a
+        mov  @r0, a
+        inc  r0
+        .endm
+        mov  r0, dpl
+        .rept 3
+        xchd a, @r0
+        inc  r0
+        .endm
+        xchd a, @r0
+        ret
+    cc_rr1:                         ; z >>>= 1
+        mov  r0, dpl
+        mov  a, @r0
+        rrc  a                      ; C = bit 0
+        inc  r0
+        inc  r0
+        inc  r0
+        .rept 4
+        mov  a, @r0
+        rrc  a
+        mov  @r0, a
+        dec  r0
+        .endm
+        ret
+#endif
     __endasm;
 }
 #endif

@@ -45,7 +45,11 @@ __data uint8_t rm_hdr[5];       /* CLA INS P1 P2 Lc */
 __data uint8_t rm_la, rm_sw[2], rm_pin; /* rm_pin: VERIFY succeeded since the reset */
 __data volatile uint16_t t0_ovf;
 __xdata uint8_t sig_ctr[4];
+#ifdef CARD_ROM_4K /* (no GET PROFILE: the 4 KB image, docs/CARD.md) */
+__xdata uint8_t rm_last[4];     /* GET CYCLES: the last command's cycles (big endian) */
+#else
 __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */
+#endif
 
 /*
  * The bottom of the code space (area RVEC, placed at 0 by build-image.sh;
@@ -104,8 +108,10 @@ void rm_tab(void) __naked
         ajmp rh_info
         .db  CARD_GET_CYCLES, 0, 0
         ajmp rh_cyc
+#ifndef CARD_ROM_4K
         .db  CARD_GET_PROFILE, 0, 0
         ajmp rh_prof
+#endif
         .db  CARD_GET_COUNTER, 0, 0
         ajmp rh_ctr
         .db  CARD_PUT_KEY, 0, 255
@@ -193,14 +199,17 @@ void rm_main(void) __naked
         mov  TL0, a
         mov  _t0_ovf, a
         mov  (_t0_ovf + 1), a
+#ifndef CARD_ROM_4K
         mov  dptr, #_prof_chacha
         mov  r7, #4
     rm_pz:
         movx @dptr, a
         inc  dptr
         djnz r7, rm_pz
+#endif
         setb TR0
         acall rm_cmd
+#ifndef CARD_ROM_4K
         ; the ChaCha20 cycles, big endian
         mov  dptr, #_prof_chacha
         mov  P2, #((_rm_last + 7) >> 8)
@@ -212,6 +221,7 @@ void rm_main(void) __naked
         movx @r1, a
         dec  r1
         djnz r7, rm_pc
+#endif
         ; the response
         mov  a, _rm_la
         acall rm_put
@@ -457,9 +467,11 @@ void rm_main(void) __naked
         ; ---- GET CYCLES, GET PROFILE
     rh_cyc:
         mov  r7, #4
+#ifndef CARD_ROM_4K
         sjmp rh_cy
     rh_prof:
         mov  r7, #8
+#endif
     rh_cy:
         mov  _rm_la, r7
         mov  dptr, #_rm_last

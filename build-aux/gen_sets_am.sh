@@ -2,7 +2,7 @@
 # The automake lists of the eight parameter sets, from include/tts_sets.def
 # (the one list): `gen_sets_am.sh lists` writes build-aux/sets.am (KAT files, card
 # images, the card tests of the two tiers), `gen_sets_am.sh card-rules` writes 8051/card-rules.am
-# (one image rule per set and family; the ROM family for n <= 32). Both outputs are committed and
+# (one image rule per set and family; the two ROM families for n <= 32). Both outputs are committed and
 # tests/test_gen.sh checks that they are what this script writes; after a
 # change to the set list run
 #   sh build-aux/gen_sets_am.sh lists > build-aux/sets.am
@@ -42,14 +42,17 @@ lists)
     list CARD_IMAGES_128 8051/tts- -128.ihx $sets
     echo "# The ROM-sized signing family (-DCARD_ROM, run on s51 -t 8051): n <= 32."
     list CARD_IMAGES_ROM 8051/tts- -rom.ihx $rom_sets
+    echo "# The ROM family in 4 KB of code (-DCARD_ROM -DCARD_ROM_4K): the same sets."
+    list CARD_IMAGES_ROM4K 8051/tts- -rom4k.ihx $rom_sets
     echo "# One card test per set and image family (tests/card-M-N.card, -128.card,"
-    echo "# -rom.card: tests/card_set.sh), the longest first (make -j starts them"
-    echo "# early): TTS(20,28)'s in make check, the others in make check-full."
-    list CARD_CHECK_TESTS tests/card- .card 20-28-128 20-28 20-28-rom
+    echo "# -rom.card, -rom4k.card: tests/card_set.sh), the longest first (make -j"
+    echo "# starts them early): TTS(20,28)'s in make check, the others in make check-full."
+    list CARD_CHECK_TESTS tests/card- .card 20-28-128 20-28 20-28-rom 20-28-rom4k
     list CARD_FULL_TESTS tests/card- .card \
         $(printf '%s\n' $largest_first | grep -v '^20-28$' | sed 's/$/-128/') \
         $(printf '%s\n' $largest_first | grep -v '^20-28$') \
-        $(printf '%s\n' $rom_largest_first | grep -v '^20-28$' | sed 's/$/-rom/')
+        $(printf '%s\n' $rom_largest_first | grep -v '^20-28$' | sed 's/$/-rom/') \
+        $(printf '%s\n' $rom_largest_first | grep -v '^20-28$' | sed 's/$/-rom4k/')
     ;;
 card-rules)
     head
@@ -65,6 +68,10 @@ card-rules)
     for s in $rom_sets; do
         m=${s%-*} n=${s#*-}
         echo "8051/tts-$s-rom.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_ROM"
+    done
+    for s in $rom_sets; do
+        m=${s%-*} n=${s#*-}
+        echo "8051/tts-$s-rom4k.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_ROM -DCARD_ROM_4K"
     done
     ;;
 *)

@@ -1,7 +1,7 @@
 # The card keeps its key from the terminal (docs/CARD.md, Threat model):
 # guard_family FAMILY [IMAGE] runs, on TTS(20,28) on one image family (8032:
-# tts-20-28.ihx on -t 8032; 8051: tts-20-28-128.ihx on -t 8051; rom: IMAGE,
-# tts-20-28-rom.ihx, on -t 8051), sourced by tests/card_set.sh after
+# tts-20-28.ihx on -t 8032; 8051: tts-20-28-128.ihx on -t 8051; rom, rom4k:
+# IMAGE, tts-20-28-rom.ihx or -rom4k.ihx, on -t 8051), sourced by tests/card_set.sh after
 # tests/card_lib.sh (the tear test of the 8051 family only in make
 # check-full; the ROM family, which has no GENERATE KEY and no GET PK
 # SEGMENT, tells the keys apart after a cut by their PINs and signatures):
@@ -58,11 +58,12 @@ swn() { grep '^apdu:' "$1" | sed -n "$2p" | awk '{print $NF}'; }
 guard_family() {
     fam=$1
     F="--cpu $fam --params 20-28"
-    [ $fam = rom ] && F="--cpu 8051 --image $2 --params 20-28"
+    rom=0
+    case $fam in rom*) rom=1 F="--cpu 8051 --image $2 --params 20-28" ;; esac
     # -- a hostile terminal: 41 digests of its choice, then the last one again
     # (the ROM image, whose stream key is chacha.c's as on the others: make
     # check-full)
-    if [ $fam != rom ] || [ -n "${TTS_CHECK_FULL:-}" ]; then
+    if [ $rom = 0 ] || [ -n "${TTS_CHECK_FULL:-}" ]; then
         args="" last=""
         for i in $(seq 0 40); do last=$(rnd 20); args="$args sign --digest $last"; done
         "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kA" $args sign --digest "$last" > "$W/log" 2>&1
@@ -121,7 +122,7 @@ guard_family() {
     # tear_check NAME CUT: after the cut at CUT (card in $W/Ec), key A or B
     # whole; its PIN verifies; SIGN is the host's for that key and counter
     tear_check() {
-        if [ $fam = rom ]; then # no segments: the PIN tells the key
+        if [ $rom = 1 ]; then # no segments: the PIN tells the key
             "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify counter \
                 apdu "8040000014${D2}00" > "$W/c.log" 2>&1
             seg=$segB
@@ -183,7 +184,7 @@ guard_family() {
     tears=0
     : > "$W/tear.GENERATE-KEY"
     # (GENERATE KEY's cuts replay a key generation each: make check-full)
-    [ -n "${TTS_CHECK_FULL:-}" ] && [ $fam != rom ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
+    [ -n "${TTS_CHECK_FULL:-}" ] && [ $rom = 0 ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
     tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key "$W/kB"
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
@@ -200,7 +201,7 @@ guard_family() {
     bad=0 n=0 seen=""
     # (the ROM image's VERIFY is the shortest: a finer step, an eighth in
     # make check-full, a half in make check)
-    if [ $fam = rom ]; then
+    if [ $rom = 1 ]; then
         if [ -n "${TTS_CHECK_FULL:-}" ]; then vstep=$((vstep / 8)); else vstep=$((vstep / 2)); fi
     fi
     for c in $(seq $((x1 - 40)) $vstep "$total") "$x1"; do

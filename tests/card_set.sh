@@ -25,11 +25,13 @@
 # - TTS(20,28): the card's own randomness against a hostile terminal, the
 #   PIN, the tear test (tests/card_guard.sh), on the 256-byte image (on the
 #   128-byte one, whose commands are the same C, in make check-full).
-# - the ROM family (rom_tests below): PUT KEY + COMMIT KEY of KAT keys and
-#   their signatures, on -t 8051 with the check above 0x7F; COMMIT's check
-#   refusing bad keys; GENERATE KEY and GET PK SEGMENT absent; for
-#   TTS(20,28) also equal cycles, the same signatures as the 256-byte
-#   image, --eeprom and tests/card_guard.sh.
+# - the ROM families (rom_tests below; tests/card-M-N-rom4k.card: the 4 KB
+#   image tts-M-N-rom4k.ihx): PUT KEY + COMMIT KEY of KAT keys and their
+#   signatures, on -t 8051 with the check above 0x7F; COMMIT's check
+#   refusing bad keys; GENERATE KEY and GET PK SEGMENT absent; the 4 KB
+#   image's last byte below 0x1000 and no GET PROFILE; for TTS(20,28) also
+#   equal cycles, the same signatures as the 256-byte image, --eeprom and
+#   tests/card_guard.sh.
 # (TTS(20,28) on the 256-byte image in depth: tests/test_card.sh.)
 . "${srcdir:-.}/tests/card_lib.sh"
 
@@ -51,10 +53,11 @@ fam=8032
 case $set in
 *-128) set=${set%-128} fam=8051 ;;
 *-rom) set=${set%-rom} fam=rom ;;
+*-rom4k) set=${set%-rom4k} fam=rom4k ;;
 esac
 m=${set%-*} n=${set#*-}
-if [ $fam = rom ]; then
-    img=$CARD_DIR/tts-$set-rom.ihx isize=128 lbl=$set-rom
+if [ $fam = rom ] || [ $fam = rom4k ]; then
+    img=$CARD_DIR/tts-$set-$fam.ihx isize=128 lbl=$set-$fam
 elif [ $fam = 8051 ]; then
     img=$CARD_DIR/tts-$set-128.ihx isize=128 lbl=$set-128
 else
@@ -145,6 +148,25 @@ PY
     "$TTS_CARD" $P apdu "8020000020$(rnd 32)00" apdu 803000000000 > "$W/log" 2>&1
     [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "6D00 6D00 " ]
     say $? "$lbl: no GENERATE KEY, no GET PK SEGMENT (6D00)"
+    if [ $fam = rom4k ]; then
+        # the 8051AH's 4 KB of ROM: the highest address the Intel HEX
+        # loads, read from its records (and the build's code_end), and no
+        # GET PROFILE (6D00) while GET CYCLES answers
+        hi=$(awk 'substr($0, 8, 2) == "00" {
+                 n = 0; a = 0
+                 for (i = 2; i <= 7; i++) {
+                     d = index("0123456789ABCDEF", toupper(substr($0, i, 1))) - 1
+                     if (i <= 3) n = n * 16 + d; else a = a * 16 + d
+                 }
+                 if (n && a + n - 1 > hi) hi = a + n - 1
+             } END { printf "%d", hi }' "$img")
+        ce=$(sed -n 's/^code_end //p' "${img%.ihx}.sizes")
+        [ -n "$hi" ] && [ "$hi" -le 4095 ] && [ "$(printf '0x%04X' "$hi")" = "$ce" ]
+        say $? "$lbl: the whole image in an 8051AH's 4 KB ROM: its last byte at $(printf '0x%04X' "${hi:-0}") (code_end $ce)"
+        "$TTS_CARD" $P apdu 801400000000 apdu 801200000000 > "$W/log" 2>&1
+        [ "$(grep '^apdu:' "$W/log" | awk '{print $1, $2, $NF}' | tr '\n' ' ')" = "apdu: 00 6D00 apdu: 04 9000 " ]
+        say $? "$lbl: no GET PROFILE (6D00); GET CYCLES answers"
+    fi
     [ $set = 20-28 ] || return 0
     sk=$W/k0
     # -- the status words in the order of 7.1, those of the two absent
@@ -175,7 +197,7 @@ PY
     # measure that check's size): the same signatures in the same cycles,
     # and a key with a wrong s1 committed (the check is all it leaves out)
     nc=$CARD_DIR/tts-20-28-rom-nocheck.ihx
-    if [ -f "$nc" ]; then
+    if [ $fam = rom ] && [ -f "$nc" ]; then
         "$TTS_CARD" $P --report put-key "$sk" sign --digest "$D" > "$W/a.log" 2>&1
         st=$?
         "$TTS_CARD" $P --image "$nc" --report put-key "$sk" sign --digest "$D" > "$W/b.log" 2>&1
@@ -198,9 +220,9 @@ PY
     # -- the card's randomness, the PIN, the tear test of COMMIT KEY, SIGN
     # and VERIFY
     . "$srcdir/tests/card_guard.sh"
-    guard_family rom "$img"
+    guard_family $fam "$img"
 }
-if [ $fam = rom ]; then
+if [ $fam = rom ] || [ $fam = rom4k ]; then
     [ -f "$img" ] || { echo "1..0 # SKIP no image $img"; exit 0; }
     rom_tests
     echo "1..$t"

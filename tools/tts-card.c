@@ -210,9 +210,11 @@ static void check_output(const char *out, const char *image, const char *eeprom)
 
 /* The image: a regular file in Intel HEX with good checksums, and a card
  * of set p that answers GET INFO within seconds (a foreign or broken
- * image is refused before the real session, not after the timeout). */
+ * image is refused before the real session, not after the timeout).
+ * *prof (if given): whether it answers GET PROFILE (the 4 KB ROM image
+ * does not: 6D00). */
 static int image_ok(const char *image, const char *cpu, double mhz, int uart,
-                    const tts_params *p, char *why, size_t whylen)
+                    const tts_params *p, char *why, size_t whylen, int *prof)
 {
     size_t len;
     uint8_t *b = NULL;
@@ -235,9 +237,12 @@ static int image_ok(const char *image, const char *cpu, double mhz, int uart,
     long limit = getenv("TTS_CARD_TIMEOUT") ? atol(getenv("TTS_CARD_TIMEOUT")) : uart ? 120 : 10;
     pb.timeout = limit = limit > 0 ? limit : 10;
     card_add(&pb, CARD_GET_INFO, 0, 0, NULL, 0);
-    int ok = card_run(&pb) == 0 && pb.nresp >= 1 && pb.resp[0].sw == CARD_SW_OK &&
+    card_add(&pb, CARD_GET_PROFILE, 0, 0, NULL, 0);
+    int ok = card_run(&pb) == 0 && pb.nresp >= 2 && pb.resp[0].sw == CARD_SW_OK &&
              pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
              pb.resp[0].data[1] == tts_params_n(p);
+    if (prof)
+        *prof = ok && pb.resp[1].sw == CARD_SW_OK && pb.resp[1].len == 8;
     card_free(&pb);
     if (!ok)
         snprintf(why, whylen, "%s: the image does not answer GET INFO as a %s card "
@@ -245,14 +250,17 @@ static int image_ok(const char *image, const char *cpu, double mhz, int uart,
     return ok;
 }
 
-static void check_image(const char *image, const char *cpu, double mhz, int uart,
-                        const tts_params *p)
+/* image_ok or exit 2; returns whether the image has GET PROFILE */
+static int check_image(const char *image, const char *cpu, double mhz, int uart,
+                       const tts_params *p)
 {
     char why[1024];
-    if (!image_ok(image, cpu, mhz, uart, p, why, sizeof why)) {
+    int prof = 0;
+    if (!image_ok(image, cpu, mhz, uart, p, why, sizeof why, &prof)) {
         fprintf(stderr, "tts-card: %s\n", why);
         exit(2);
     }
+    return prof;
 }
 
 static void print_hex(FILE *f, const uint8_t *b, size_t n)
@@ -495,7 +503,7 @@ static long image_size(const char *image, const char *want)
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
-    while (fscanf(f, "%63s %ld", key, &v) == 2)
+    while (fscanf(f, "%63s %li", key, &v) == 2)
         if (!strcmp(key, want))
             r = v;
     fclose(f);
@@ -616,7 +624,7 @@ int main(int argc, char **argv)
         if (iram < 0 || iram > 128)
             die_input("--cpu 8051 needs an image whose internal RAM fits 128 bytes", image);
     }
-    check_image(image, cpu, mhz, uart, p);
+    const int prof_ok = check_image(image, cpu, mhz, uart, p);
 
     if (pinfile)
         pinlen = read_pin(pinfile, pin);
@@ -740,7 +748,7 @@ int main(int argc, char **argv)
         s->count = b.ncmd - s->first;
         if (report && s->kind != SC_CYCLES) {
             s->prof = b.ncmd;
-            card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
+            card_add(&b, prof_ok ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);
         }
         nsc++;
     }
@@ -917,12 +925,14 @@ int main(int argc, char **argv)
                 if (b.cmd[k].ins == CARD_GET_CYCLES && b.cmd[k].raw_len < 0 && c->kind != SC_CYCLES)
                     cy += be32(b.resp[k].data);
             cy += be32(b.resp[c->prof].data);
-            ch = be32(b.resp[c->prof].data + 4);
+            ch = prof_ok ? be32(b.resp[c->prof].data + 4) : 0;
             if (cpc == 12) {
                 printf("report: %-9s %10llu cycles %10.2f ms", c->name, cy, ms_of(cy, 12, mhz));
-                if (c->kind == SC_SIGN)
+                if (c->kind == SC_SIGN && prof_ok)
                     printf("  (ChaCha20 %llu cycles %.2f ms, core %llu cycles %.2f ms)", ch,
                            ms_of(ch, 12, mhz), cy - ch, ms_of(cy - ch, 12, mhz));
+                else if (c->kind == SC_SIGN)
+                    printf("  (ChaCha20 not counted apart: the image has no GET PROFILE)");
                 printf("  [%s, %g MHz]\n", cpu, mhz);
             } else {
                 unsigned long long t1 = card_ticks_prefix(&b, c->first + c->count);
@@ -952,7 +962,8 @@ int main(int argc, char **argv)
 /* ---- report: the card table for all eight sets beside table D ---- */
 static int measure_set(const tts_params *p, const char *image, const char *cpu,
                        double mhz, int verbose, double *sign_ms, double *core_ms,
-                       double *chacha_ms, unsigned *attempts, double *keygen_s, int rom)
+                       double *chacha_ms, unsigned *attempts, double *keygen_s, int rom,
+                       int prof)
 {
     const unsigned m = tts_params_m(p);
     const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
@@ -987,7 +998,7 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
     add_verify(&b, pin, sizeof pin);
     size_t isign = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
-    card_add(&b, CARD_GET_PROFILE, 0, 0, NULL, 0);
+    card_add(&b, prof ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);
     /* (the ROM family has no key generation and no export) */
     size_t igen = b.ncmd;
     if (!rom) {
@@ -1005,7 +1016,7 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
         for (size_t k = 0; k < b.nresp; k++)
             if (b.resp[k].sw != CARD_SW_OK)
                 rc = -1;
-        uint32_t cy = be32(b.resp[isign + 1].data), ch = be32(b.resp[isign + 1].data + 4);
+        uint32_t cy = be32(b.resp[isign + 1].data), ch = prof ? be32(b.resp[isign + 1].data + 4) : 0;
         unsigned long long kg = 0;
         for (size_t k = igen + 1; k < b.ncmd; k += 2)
             kg += be32(b.resp[k].data);
@@ -1025,6 +1036,10 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
             *core_ms = *sign_ms - *chacha_ms;
             *keygen_s = rom ? 0 : (double)(b.ticks - t2) * f / 1000.0;
         }
+        if (!prof) { /* no GET PROFILE: SIGN's total alone */
+            *chacha_ms = -1;
+            *core_ms = -1;
+        }
     }
     card_free(&b);
     free(pk);
@@ -1039,11 +1054,12 @@ static int measure_checked(const tts_params *p, const char *img, const char *cpu
                            double *ks, int rom)
 {
     char why[1024];
-    if (!image_ok(img, cpu, mhz, 0, p, why, sizeof why)) {
+    int prof = 0;
+    if (!image_ok(img, cpu, mhz, 0, p, why, sizeof why, &prof)) {
         fprintf(stderr, "tts-card: report: %s\n", why);
         return -1;
     }
-    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom);
+    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom, prof);
 }
 
 /* The tables for every set and image family (the ROM family: its sign
@@ -1110,29 +1126,37 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
                sm, cm, hm, ks, code, iram, xd);
         fflush(stdout);
     }
-    if (small_table) {
-        printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
-               "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
-        printf("| set | sign 12T ms (core + ChaCha20) | sign cycles | code B | iram B | key B | xdata B |\n");
-        printf("|---|---|---|---|---|---|---|\n");
-    }
-    for (size_t s = 0; small_table && s < tts_params_count(); s++) {
-        const tts_params *p = tts_params_at(s);
-        if ((only && p != only) || tts_params_n(p) > 32)
-            continue;
-        char ib[4096];
-        snprintf(ib, sizeof ib, "%s/%s-rom.ihx", dir, tts_params_id(p));
-        double sm, cm, hm, ks;
-        unsigned att;
-        long code, xd, iram = image_iram(ib, &code, &xd);
-        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 1)) {
-            printf("| %s | (failed) |\n", tts_params_name(p));
-            rc = 1;
-            continue;
+    for (int fam = 0; fam < 2 && small_table; fam++) {
+        if (fam == 0)
+            printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
+                   "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
+        else
+            printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, its\n"
+                   "ChaCha20 rounds rolled, its layers by Gauss-Jordan, no GET PROFILE; -t 8051,\n"
+                   "GET CYCLES):\n\n");
+        printf("| set | sign 12T ms (core + ChaCha20) | sign cycles | code B | last code byte | iram B | key B | xdata B |\n");
+        printf("|---|---|---|---|---|---|---|---|\n");
+        for (size_t s = 0; s < tts_params_count(); s++) {
+            const tts_params *p = tts_params_at(s);
+            if ((only && p != only) || tts_params_n(p) > 32)
+                continue;
+            char ib[4096], split[64] = "";
+            snprintf(ib, sizeof ib, "%s/%s-rom%s.ihx", dir, tts_params_id(p), fam ? "4k" : "");
+            double sm, cm, hm, ks;
+            unsigned att;
+            long code, xd, iram = image_iram(ib, &code, &xd);
+            if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 1)) {
+                printf("| %s | (failed) |\n", tts_params_name(p));
+                rc = 1;
+                continue;
+            }
+            if (hm >= 0)
+                snprintf(split, sizeof split, " (%.1f + %.1f)", cm, hm);
+            printf("| %s | %.1f%s | %.0f | %ld | 0x%04lX | %ld | %ld | %ld |\n", tts_params_name(p),
+                   sm, split, sm * mhz * 1000.0 / 12.0, code, image_size(ib, "code_end"), iram,
+                   image_size(ib, "xdata_key"), xd);
+            fflush(stdout);
         }
-        printf("| %s | %.1f (%.1f + %.1f) | %.0f | %ld | %ld | %ld | %ld |\n", tts_params_name(p),
-               sm, cm, hm, sm * mhz * 1000.0 / 12.0, code, iram, image_size(ib, "xdata_key"), xd);
-        fflush(stdout);
     }
     printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
            "(internal form) + the PUT KEY staging copy and bitmap (also the journal's) + the\n"
@@ -1141,14 +1165,14 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
            "apart).\n\n");
     printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < 3 * tts_params_count(); s++) {
+    for (size_t s = 0; s < 4 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
         size_t fam = s / tts_params_count();
-        if ((only && p != only) || (fam == 2 && tts_params_n(p) > 32))
+        static const char *const suffix[4] = {"", "-128", "-rom", "-rom4k"};
+        if ((only && p != only) || (fam >= 2 && tts_params_n(p) > 32))
             continue;
         char ib[4096];
-        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p),
-                 fam == 0 ? "" : fam == 1 ? "-128" : "-rom");
+        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), suffix[fam]);
         printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
                image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
