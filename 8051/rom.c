@@ -1,7 +1,8 @@
 /*
- * The ROM family's card (tts-M-N-rom.ihx, -DCARD_ROM; docs/CARD.md, "The
- * ROM family"): a signing card personalised by PUT KEY + COMMIT KEY, in
- * assembly so that the image fits an 8051AH's 4 KB of ROM. The protocol
+ * The ROM family's card (tts-M-N-rom.ihx, -DCARD_ROM, and the 4 KB image
+ * tts-M-N-rom4k.ihx, -DCARD_ROM_4K as well; docs/CARD.md, "The ROM
+ * family"): a signing card personalised by PUT KEY + COMMIT KEY, in
+ * assembly to bring the image to an 8051AH's 4 KB of ROM. The protocol
  * and the non-volatile state are the other images' (docs/CARD.md, card.h):
  * the same status words in the same order, the PIN, the signature counter,
  * the card's stream key K_card and the journal; GENERATE KEY and GET PK
@@ -9,8 +10,9 @@
  * images do: S3 and S1 invertible and s1 = F(S3^-1 s3) (Gauss-Jordan of
  * k_gauss.c, central_eval_rom of kernels_rom.c), else 6A80 and the
  * old key stays (-DCARD_ROM_NO_CHECK leaves that check out: a build that
- * measures its size, docs/CARD.md). The signing kernels are in
- * kernels_rom.c, ChaCha20 in chacha.c.
+ * measures its size, docs/CARD.md; -DCARD_ROM_NO_PROFILE leaves out GET
+ * PROFILE, as the 4 KB image does: card_config.h). The signing kernels are
+ * in kernels_rom.c, ChaCha20 in chacha.c.
  *
  * Conventions: a command's handler is entered with the status word 9000
  * and no response data; it sets rm_sw and rm_la (the rm_sw_* tails set
@@ -45,7 +47,7 @@ __data uint8_t rm_hdr[5];       /* CLA INS P1 P2 Lc */
 __data uint8_t rm_la, rm_sw[2], rm_pin; /* rm_pin: VERIFY succeeded since the reset */
 __data volatile uint16_t t0_ovf;
 __xdata uint8_t sig_ctr[4];
-#ifdef CARD_ROM_4K /* (no GET PROFILE: the 4 KB image, docs/CARD.md) */
+#ifdef CARD_ROM_NO_PROFILE /* (no GET PROFILE: card_config.h) */
 __xdata uint8_t rm_last[4];     /* GET CYCLES: the last command's cycles (big endian) */
 #else
 __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */
@@ -108,7 +110,7 @@ void rm_tab(void) __naked
         ajmp rh_info
         .db  CARD_GET_CYCLES, 0, 0
         ajmp rh_cyc
-#ifndef CARD_ROM_4K
+#ifndef CARD_ROM_NO_PROFILE
         .db  CARD_GET_PROFILE, 0, 0
         ajmp rh_prof
 #endif
@@ -199,7 +201,7 @@ void rm_main(void) __naked
         mov  TL0, a
         mov  _t0_ovf, a
         mov  (_t0_ovf + 1), a
-#ifndef CARD_ROM_4K
+#ifndef CARD_ROM_NO_PROFILE
         mov  dptr, #_prof_chacha
         mov  r7, #4
     rm_pz:
@@ -209,7 +211,7 @@ void rm_main(void) __naked
 #endif
         setb TR0
         acall rm_cmd
-#ifndef CARD_ROM_4K
+#ifndef CARD_ROM_NO_PROFILE
         ; the ChaCha20 cycles, big endian
         mov  dptr, #_prof_chacha
         mov  P2, #((_rm_last + 7) >> 8)
@@ -467,7 +469,7 @@ void rm_main(void) __naked
         ; ---- GET CYCLES, GET PROFILE
     rh_cyc:
         mov  r7, #4
-#ifndef CARD_ROM_4K
+#ifndef CARD_ROM_NO_PROFILE
         sjmp rh_cy
     rh_prof:
         mov  r7, #8

@@ -62,7 +62,9 @@ for f in "$top_builddir"/8051/tts-*.sizes; do
         *-128) hdr='| set | sign 12T ms (core + ChaCha20) | keygen+pk 12T s |' docs=docs/CARD.md
                tail="| $(sizes_of "$img" code) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata) |" ;;
         *-rom) hdr='| set | sign 12T ms (core + ChaCha20) | sign cycles |' docs="docs/CARD.md 8051/README.md"
-               tail="| $(sizes_of "$img" code) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata_key) | $(sizes_of "$img" xdata) |" ;;
+               tail="| $(sizes_of "$img" code) | $(sizes_of "$img" code_end) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata_key) | $(sizes_of "$img" xdata) |" ;;
+        *-rom4k) hdr='| set | sign 12T ms | sign cycles |' docs="docs/CARD.md 8051/README.md"
+               tail="| $(sizes_of "$img" code) | $(sizes_of "$img" code_end) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata_key) | $(sizes_of "$img" xdata) |" ;;
         *) hdr='| set | sign 12T ms (core + ChaCha20) | sign 4T ms' docs="docs/CARD.md 8051/README.md"
            tail="| $(sizes_of "$img" code) | $(sizes_of "$img" iram) | $(sizes_of "$img" xdata) |" ;;
     esac

@@ -358,9 +358,11 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1; then
     for mn in 16-22 20-26 20-28 24-32 24-34 28-38 32-44 36-50; do
         cp garbage.ihx gdir/tts-$mn.ihx && cp garbage.ihx gdir/tts-$mn-128.ihx
     done
-    for mn in 16-22 20-26 20-28 24-32; do cp garbage.ihx gdir/tts-$mn-rom.ihx; done
+    for mn in 16-22 20-26 20-28 24-32; do
+        cp garbage.ihx gdir/tts-$mn-rom.ihx && cp garbage.ihx gdir/tts-$mn-rom4k.ihx
+    done
     timeout 600 "$TCARD" --image-dir gdir report >out 2>err
-    [ $? = 1 ] && grep -q 'not a card image' err && [ "$(grep -c '(failed)' out)" = 20 ]
+    [ $? = 1 ] && grep -q 'not a card image' err && [ "$(grep -c '(failed)' out)" = 24 ]
     check $? "tts-card report with garbage images: each refused at once, exit 1"
     # an image that loads but never answers: 10 s of image check, not the
     # measurement's budget; and only the set and CPU asked for

@@ -1134,7 +1134,8 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
             printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, its\n"
                    "ChaCha20 rounds rolled, its layers by Gauss-Jordan, no GET PROFILE; -t 8051,\n"
                    "GET CYCLES):\n\n");
-        printf("| set | sign 12T ms (core + ChaCha20) | sign cycles | code B | last code byte | iram B | key B | xdata B |\n");
+        printf("| set | sign 12T ms%s | sign cycles | code B | last code byte | iram B | key B | xdata B |\n",
+               fam ? "" : " (core + ChaCha20)");
         printf("|---|---|---|---|---|---|---|---|\n");
         for (size_t s = 0; s < tts_params_count(); s++) {
             const tts_params *p = tts_params_at(s);
