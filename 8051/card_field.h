@@ -24,7 +24,6 @@
 extern __code const uint8_t K3_RUNS[], K1_RUNS[];
 #define L1MASK(l) ((uint8_t)(0 - (uint8_t)(((uint16_t)(l) + 255) >> 8))) /* 0xFF iff l != 0 */
 #define L1VAL(l)  (GFT[(uint8_t)((l) - 1)] & L1MASK(l))                 /* the field value */
-#define L1OF(x)   ((uint8_t)((LOGLO(x) + 1) & NZ(x)))                  /* L1 form of x */
 uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.c) */
 
 /* LM matrices (dim x dim, column-major, 2 bytes an entry: the derived A1,
@@ -52,9 +51,12 @@ uint16_t kcol(__code const uint8_t *runs, uint8_t c); /* column c's address (gf.
 #define GFT_HIA  0x02FF      /* GFT_ADDR + 511: LOGHI */
 #endif
 extern __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES];
+#ifndef CARD_ROM /* (the ROM family reads its logs from XDATA) */
 #define LOGLO(x) (GFT[GFT_LOG + (x)])
 #define LOGHI(x) (GFT[GFT_HI + (x)])
 #define NZ(x)    ((uint8_t)((LOGHI(x) >> 1) - 1))   /* 0xFF iff x != 0 */
+#define L1OF(x)  ((uint8_t)((LOGLO(x) + 1) & NZ(x))) /* L1 form of x */
+#endif
 
 uint8_t gmul(uint8_t a, uint8_t b);
 
