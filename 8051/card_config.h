@@ -56,13 +56,10 @@ typedef uint16_t arena_t;   /* an address in the arena */
 /* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
  * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
  * the kernels of kernels_rom.c, Gauss-Jordan of k_gauss.c). With
- * -DCARD_ROM_4K, the 4 KB image (tts-M-N-rom4k.ihx): ChaCha20's rounds
- * rolled, the layers by Gauss-Jordan (card_map.h), and no GET PROFILE,
- * which -DCARD_ROM_NO_PROFILE leaves out alone; -DCARD_ROM_NO_CHECK leaves
- * out COMMIT KEY's check (measurements: docs/CARD.md) */
-#ifdef CARD_ROM_4K
-#define CARD_ROM_NO_PROFILE
-#endif
+ * -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE, the 4 KB image (tts-M-N-rom4k.ihx):
+ * ChaCha20's rounds rolled and the layers by Gauss-Jordan (card_map.h),
+ * without GET PROFILE; -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check
+ * (these builds and their measurements: docs/CARD.md) */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F

@@ -11,7 +11,7 @@
  * k_gauss.c, central_eval_rom of kernels_rom.c), else 6A80 and the
  * old key stays (-DCARD_ROM_NO_CHECK leaves that check out: a build that
  * measures its size, docs/CARD.md; -DCARD_ROM_NO_PROFILE leaves out GET
- * PROFILE, as the 4 KB image does: card_config.h). The signing kernels are
+ * PROFILE, as the 4 KB image does). The signing kernels are
  * in kernels_rom.c, ChaCha20 in chacha.c.
  *
  * Conventions: a command's handler is entered with the status word 9000
@@ -47,7 +47,7 @@ __data uint8_t rm_hdr[5];       /* CLA INS P1 P2 Lc */
 __data uint8_t rm_la, rm_sw[2], rm_pin; /* rm_pin: VERIFY succeeded since the reset */
 __data volatile uint16_t t0_ovf;
 __xdata uint8_t sig_ctr[4];
-#ifdef CARD_ROM_NO_PROFILE /* (no GET PROFILE: card_config.h) */
+#ifdef CARD_ROM_NO_PROFILE /* (no GET PROFILE) */
 __xdata uint8_t rm_last[4];     /* GET CYCLES: the last command's cycles (big endian) */
 #else
 __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big endian) */

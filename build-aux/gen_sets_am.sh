@@ -42,7 +42,7 @@ lists)
     list CARD_IMAGES_128 8051/tts- -128.ihx $sets
     echo "# The ROM-sized signing family (-DCARD_ROM, run on s51 -t 8051): n <= 32."
     list CARD_IMAGES_ROM 8051/tts- -rom.ihx $rom_sets
-    echo "# The ROM family in 4 KB of code (-DCARD_ROM -DCARD_ROM_4K): the same sets."
+    echo "# The ROM family in 4 KB of code (-DCARD_ROM -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE): the same sets."
     list CARD_IMAGES_ROM4K 8051/tts- -rom4k.ihx $rom_sets
     echo "# One card test per set and image family (tests/card-M-N.card, -128.card,"
     echo "# -rom.card, -rom4k.card: tests/card_set.sh), the longest first (make -j"
@@ -71,7 +71,7 @@ card-rules)
     done
     for s in $rom_sets; do
         m=${s%-*} n=${s#*-}
-        echo "8051/tts-$s-rom4k.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_ROM -DCARD_ROM_4K"
+        echo "8051/tts-$s-rom4k.ihx: \$(CARD_DEPS) ; @\$(CARD_BUILD) $m $n \$@ -DCARD_ROM -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE"
     done
     ;;
 *)
