@@ -1062,6 +1062,23 @@ static int measure_checked(const tts_params *p, const char *img, const char *cpu
     return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom, prof);
 }
 
+/* One image of a -t 8051 table (the 128-byte and ROM families): its sizes
+ * and measure_checked; a failure prints the set's "(failed)" row and sets
+ * *rc. Returns 0 when the row is to be printed. */
+static int measure_8051_row(const tts_params *p, const char *img, double mhz, int verbose,
+                            int rom, double *sm, double *cm, double *hm, double *ks, long *code,
+                            long *xd, long *iram, int *rc)
+{
+    unsigned att;
+    *iram = image_iram(img, code, xd);
+    if (measure_checked(p, img, "8051", mhz, verbose, sm, cm, hm, &att, ks, rom)) {
+        printf("| %s | (failed) |\n", tts_params_name(p));
+        *rc = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* The tables for every set and image family (the ROM family: its sign
  * figures alone, it has no key generation); only (--params) and
  * cpu (--cpu) narrow them when given. */
@@ -1115,13 +1132,9 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/%s-128.ihx", dir, tts_params_id(p));
         double sm, cm, hm, ks;
-        unsigned att;
-        long code, xd, iram = image_iram(ib, &code, &xd);
-        if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 0)) {
-            printf("| %s | (failed) |\n", tts_params_name(p));
-            rc = 1;
+        long code, xd, iram;
+        if (measure_8051_row(p, ib, mhz, verbose, 0, &sm, &cm, &hm, &ks, &code, &xd, &iram, &rc))
             continue;
-        }
         printf("| %s | %.1f (%.1f + %.1f) | %.1f | %ld | %ld | %ld |\n", tts_params_name(p),
                sm, cm, hm, ks, code, iram, xd);
         fflush(stdout);
@@ -1144,13 +1157,10 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
             char ib[4096], split[64] = "";
             snprintf(ib, sizeof ib, "%s/%s-rom%s.ihx", dir, tts_params_id(p), fam ? "4k" : "");
             double sm, cm, hm, ks;
-            unsigned att;
-            long code, xd, iram = image_iram(ib, &code, &xd);
-            if (measure_checked(p, ib, "8051", mhz, verbose, &sm, &cm, &hm, &att, &ks, 1)) {
-                printf("| %s | (failed) |\n", tts_params_name(p));
-                rc = 1;
+            long code, xd, iram;
+            if (measure_8051_row(p, ib, mhz, verbose, 1, &sm, &cm, &hm, &ks, &code, &xd, &iram,
+                                 &rc))
                 continue;
-            }
             if (hm >= 0)
                 snprintf(split, sizeof split, " (%.1f + %.1f)", cm, hm);
             printf("| %s | %.1f%s | %.0f | %ld | 0x%04lX | %ld | %ld | %ld |\n", tts_params_name(p),
