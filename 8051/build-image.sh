@@ -94,6 +94,11 @@ gap= code0=0x0500
 case " $* " in
 *CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" code0=$(printf 0x%04X $((0x0100 + $(pv XGFT)))) ;;
 esac
+# (-DCARD_ROM_FILL_GAP: RGAP right after the vectors, and more functions in
+# it, the constants after it: a gap with no byte to spare, checked below)
+case " $* " in
+*CARD_ROM_FILL_GAP*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0018" ;;
+esac
 # an awk function: hex(s), the value of the upper-case hex digits s (the
 # link map's addresses and lengths; mawk has no strtonum)
 awk_hex='function hex(s,  i, v) { for (i = 1; i <= length(s); i++)

@@ -62,10 +62,11 @@ void matvec_k(uint16_t K);      /* s: k_acc:k_x, out: k_ok:k_ckp, k_rows, k_cols
 void stream_init(__xdata uint8_t *key);
 uint8_t stream_byte(void);
 /* dst[0 .. n) = the next n bytes of the stream (n <= 64); in the ROM
- * family the kernel stream_take_k (dst: DPL, n: k_cnt) */
+ * family the kernel stream_take_k (dst: R0, n: k_cnt; the bytes in L1
+ * form) */
 void stream_take(arena_t dst, uint8_t n);
 #ifdef CARD_ROM
-void stream_take_k(arena_t dst);
+void stream_take_k(void);
 #endif
 void stream_wipe(void);     /* the key and the block of X_STR := 0 */
 void stream_init_card(void); /* the stream of a SIGN (chacha.c) */

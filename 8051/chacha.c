@@ -33,7 +33,10 @@ __data uint8_t st_pos;
 __xdata uint32_t prof_chacha;
 #endif
 
-static __code const uint8_t sigma[16] = {
+#ifndef CARD_ROM
+static
+#endif
+__code const uint8_t sigma[16] = {
     'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
 };
 
@@ -286,10 +289,13 @@ void chacha_block_prof(void) __naked
 
 /*
  * stream_init, stream_wipe and stream_init_card of the ROM family: the
- * same streams; the X_STR page through P2 and MOVX @R1, left in P2;
- * rom.c's rm_ccopy copies sigma. stream_wipe clears X_STR + 16 .. 127 in
- * one loop; stream_init_card moves the stream's key from the block with
- * stream_init's second half.
+ * same streams; the X_STR page through P2 and MOVX @R1, left in P2. The
+ * constant sigma is written once, at reset (rom.c), and stays: nothing
+ * else writes X_STR + 0 .. 15. stream_wipe clears the key and the block
+ * (X_STR + 16 .. 47, 64 .. 127; the counter and the nonce are public).
+ * stream_init_card writes K_card, the counter and h[0 .. 12) straight into
+ * the input block (no zeroing first), then moves the stream's key from
+ * the block with stream_init's second half.
  */
 void stream_init(__xdata uint8_t *key) __naked
 {
@@ -297,11 +303,6 @@ void stream_init(__xdata uint8_t *key) __naked
     __asm
         mov  P2, #(X_STR >> 8)
         mov  r1, #((X_STR + 16) & 0xff)
-        lcall cc_si_k
-        mov  dptr, #_sigma
-        mov  r1, #(X_STR & 0xff)
-        mov  r7, #16
-        ljmp _rm_ccopy
         ; the key at DPTR to P2:R1 (X_STR + 16), then counter and nonce 0
     cc_si_k:
         mov  r7, #32
@@ -325,27 +326,41 @@ void stream_init(__xdata uint8_t *key) __naked
     __endasm;
 }
 
-void stream_wipe(void) __naked
+void cc_wipe(void) __naked /* (stream_wipe, placed by CARD_ROM_FILL_GAP) */
 {
     __asm
+#ifdef CARD_ROM_FILL_GAP
+        .area RGAP (CODE)
+#endif
+    _stream_wipe::
         mov  P2, #(X_STR >> 8)
         mov  r1, #((X_STR + 16) & 0xff)
         clr  a
     cc_w:
         movx @r1, a
         inc  r1
-        cjne r1, #((X_STR + 128) & 0xff), cc_w
+        cjne r1, #((X_STR + 48) & 0xff), cc_w
+        mov  r1, #((X_STR + 64) & 0xff)
+    cc_wb:
+        movx @r1, a
+        inc  r1
+        cjne r1, #((X_STR + 128) & 0xff), cc_wb
         ret
+#ifdef CARD_ROM_FILL_GAP
+        .area CSEG (CODE)
+#endif
     __endasm;
 }
 
 void stream_init_card(void) __naked
 {
     __asm
-        mov  dptr, #X_KCARD
-        lcall _stream_init
+        mov  dptr, #X_KCARD       ; K_card, the counter, h[0 .. 12)
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #((X_STR + 16) & 0xff)
+        mov  r7, #32
+        lcall cc_xmv
         mov  dptr, #_sig_ctr
-        mov  r1, #((X_STR + 48) & 0xff)
         mov  r7, #4
         lcall cc_xmv
         mov  dptr, #X_CMD
@@ -360,18 +375,18 @@ void stream_init_card(void) __naked
     __endasm;
 }
 
-/* dst (DPL) [0 .. n) = the next n bytes of the stream, n (k_cnt) <= 64:
- * a new block first when the current one is used up, then a copy when it
- * holds them, else byte by byte. SIGN takes n = v; where v divides 64 a
- * block holds a whole number of attempts, the copy always applies, and the
- * byte path (with stream_byte) is not assembled. */
-void stream_take_k(arena_t dst) __naked
+/* dst (R0) [0 .. n) = the next n bytes of the stream in L1 form
+ * (kernels_rom.c), n (k_cnt) <= 64: a new block first when the current one
+ * is used up, then a copy when it holds them, else byte by byte. SIGN
+ * takes n = v; where v divides 64 a block holds a whole number of
+ * attempts, the copy always applies, and the byte path (with stream_byte)
+ * is not assembled. */
+void stream_take_k(void) __naked
 {
-    (void)dst;
     __asm
-        push dpl
+        push 0x00                   ; R0 (bank 0): dst
         lcall cc_fill
-        pop  0x06                   ; R6 (bank 0): dst
+        pop  0x00
         mov  r7, _k_cnt
         mov  a, _st_pos
         add  a, r7
@@ -384,23 +399,20 @@ void stream_take_k(arena_t dst) __naked
         mov  a, _st_pos
         mov  _st_pos, r5
         add  a, #((X_STR + 64) & 0xff)
-        mov  dpl, a
-        clr  a
-        addc a, #((X_STR + 64) >> 8)
-        mov  dph, a
-        mov  _k_x, r6               ; (k_cnt = n)
-        ljmp _xcopy_k
+        mov  r1, a
+        mov  P2, #(X_STR >> 8)
+        ljmp _rk_l1in
 #if 64 % V
     cc_tb:                          ; byte by byte: n and dst on the stack
         push 0x07
-        push 0x06
+        push 0x00
         lcall _stream_byte
-        pop  0x06
+        pop  0x00
         pop  0x07
-        mov  a, r6
-        mov  r0, a
-        mov  @r0, dpl
-        inc  r6
+        mov  a, dpl
+        lcall _rk_l1of
+        mov  @r0, a
+        inc  r0
         djnz r7, cc_tb
         ret
 #endif

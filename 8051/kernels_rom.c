@@ -77,22 +77,43 @@ __data uint8_t rk_p0[2], rk_p1[2];
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
  *   rk_l1mul: A = L1 p, DPTR = scalar of y, R4 = y's mask  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
+ * and rk_l1x, rk_l1in: R7 bytes at @R0 to their L1 form, in place or read
+ * from XDATA P2:R1 (R5, DPTR, F0).
  */
 /*
  * RK_SCAL rt: with x in A, DPTR := the scalar of x (GFT + log x) and rt
- * (a register) := x's mask (0xFF iff x != 0); 11 machine cycles. An L1
- * product adds rt where it would add 0xFF: ADD A,rt gives log p and the
- * carry C = (p != 0 and x != 0) at once, and SUBB A,ACC turns C into the
- * product's mask, so a zero x or p gives 0 (this family's GFT has no zero
- * page). Written out where a loop needs it (matvec, build, solver),
- * called as rk_scal elsewhere; defined in rk_xcopy's block, the first of
- * this file (the assembler reads the blocks in order).
+ * (a register) := x's mask (0xFF iff x != 0); 11 machine cycles. RK_SCL1
+ * rt: the same from x in L1 form, in 4 cycles (DPH already GFT's page):
+ * SIGN keeps the unknowns x in L1 form (IX: h, the vinegar bytes, each
+ * layer's solution once solved), so that the matvec and the layer build
+ * take them in this form. RK_L1P: A = p x for L1 p at P2:R0 (advanced),
+ * x's scalar in DPTR and its mask in R4: ADD A,R4 gives log p (DPTR adds
+ * log x) and the carry C = (p != 0 and x != 0) at once, and SUBB A,ACC
+ * turns C into the product's mask, so a zero x or p gives 0 (this family's GFT has
+ * no zero page). Written out where a loop needs them (matvec, build,
+ * solver), called as rk_scal elsewhere; defined in rk_xcopy's block, the
+ * first of this file (the assembler reads the blocks in order).
  */
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM (also
- * chacha.c's stream_take_k; in the area RGAP, below) */
+/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM, for
+ * COMMIT KEY's check (in the area RGAP, below) */
 void rk_xcopy(void) __naked
 {
     __asm
+    .macro RK_L1P
+        movx a, @r0               ; L1 p, the next byte of P2:R0
+        inc  r0
+        add  a, r4                ; log, C = (p != 0 and x != 0)
+        movc a, @a+dptr
+        mov  r5, a
+        subb a, 0xe0              ; 0xFF iff p x != 0
+        anl  a, r5                ; p x
+    .endm
+    .macro RK_SCL1 rt
+        add  a, #0xFF             ; log x, C = (x != 0)
+        mov  dpl, a
+        subb a, 0xe0              ; 0xFF iff x != 0
+        mov  rt, a
+    .endm
     .macro RK_SCAL rt
         mov  dpl, a
         add  a, #0xFF             ; C = (x != 0)
@@ -103,6 +124,7 @@ void rk_xcopy(void) __naked
         mov  rt, a
         mov  dph, #GFT_PAGE
     .endm
+#ifndef CARD_ROM_NO_CHECK
         .area RGAP (CODE)
     _xcopy_k::
         mov  r0, _k_x
@@ -115,18 +137,25 @@ void rk_xcopy(void) __naked
         djnz r7, rk_xc
         ret
         .area CSEG (CODE)
+#endif
     __endasm;
 }
 
 /*
  * out = s + K x: K the stored key's square L1 matrix of the run table in
  * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
- * with F0 set), x = IX[0 .. k_rows), s at rk_p0, out at rk_p1 (XDATA). The
- * accumulator is IA[N - k_rows .. N), at direct addresses: the rows are
- * written out (mr_rows, N of them; S1's M rows enter at row N - M).
- * Column c: x[c] as the scalar DPTR, then per row one L1 product XORed
- * into its accumulator byte: 10 machine cycles an entry.
+ * with F0 set), x = IX[0 .. k_rows) in L1 form, s at rk_p0, out at rk_p1
+ * (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
+ * scalar DPTR, then per row one L1 product XORed into its accumulator
+ * byte, the rows written out at direct addresses (N of them; S1's M rows
+ * enter at row N - M): 10 machine cycles an entry; or, with
+ * -DCARD_ROM_MV_ROLL (the 4 KB image without COMMIT's check), four rows a
+ * pass through @R1 (k_rows a multiple of 4): 12.5 cycles an entry, 234 B
+ * less code for TTS(20,28).
  */
+#if defined(CARD_ROM_MV_ROLL) && (M % 4 || N % 4)
+#error "kernels_rom.c: CARD_ROM_MV_ROLL takes four rows a pass"
+#endif
 void matvec_rom(void) __naked
 {
     __asm
@@ -138,6 +167,7 @@ void matvec_rom(void) __naked
         clr  c
         subb a, _k_rows
         mov  r0, a
+        mov  _k_ckl, a            ; the accumulator's first row
         mov  r7, _k_rows
     mr_init:
         movx a, @dptr
@@ -146,6 +176,12 @@ void matvec_rom(void) __naked
         inc  r0
         djnz r7, mr_init
         mov  r6, _k_rows
+#ifdef CARD_ROM_MV_ROLL
+        mov  a, r6
+        rr   a
+        rr   a
+        mov  _k_ckp, a            ; rows / 4
+#endif
         mov  b, #(_IA + IX_OFF)   ; &x[c]
         mov  _k_j, #1
     mr_col:
@@ -158,7 +194,7 @@ void matvec_rom(void) __naked
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  r1, a                ; offset
+        mov  r0, a                ; offset: the run's columns follow it
         inc  dptr
         clr  a
         movc a, @a+dptr
@@ -166,45 +202,43 @@ void matvec_rom(void) __naked
         inc  dptr
         mov  r2, dpl
         mov  r3, dph
+        mov  dph, #GFT_PAGE
     mr_same:
-        mov  r0, b
-        mov  a, @r0               ; x[c] as the scalar DPTR, its mask R4
+        mov  r1, b
+        mov  a, @r1               ; x[c] (L1) as the scalar DPTR, its mask R4
         inc  b
-        RK_SCAL r4
-        mov  a, r1
-        mov  r0, a                ; the column
-        add  a, _k_rows
-        mov  r1, a                ; the next column of the run
+        RK_SCL1 r4
+#ifdef CARD_ROM_MV_ROLL
+        ; the column into the accumulator, four rows a pass
+        mov  r1, _k_ckl
+        mov  r7, _k_ckp
+    mr_row4:
+        .rept 4
+        RK_L1P                    ; K[r][c] x[c]
+        xrl  a, @r1
+        mov  @r1, a
+        inc  r1
+        .endm
+        djnz r7, mr_row4
+        djnz r6, mr_col
+#else
         jb   F0, mr_rm             ; the column into the accumulator
         mr_k = 0
         .rept N - M
-        movx a, @r0               ; L1 K[r][c]
-        inc  r0
-        add  a, r4                ; log, C = (K[r][c] != 0 and x[c] != 0)
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff K[r][c] x[c] != 0
-        anl  a, r5
+        RK_L1P                    ; K[r][c] x[c]
         xrl  (_IA + mr_k), a
         mr_k = mr_k + 1
         .endm
     mr_rm:
         .rept M
-        movx a, @r0
-        inc  r0
-        add  a, r4
-        movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0
-        anl  a, r5
+        RK_L1P
         xrl  (_IA + mr_k), a
         mr_k = mr_k + 1
         .endm
         djnz r6, mr_colj
-        mov  a, #(_IA + N)
-        clr  c
-        subb a, _k_rows
-        mov  r0, a
+#endif
+    mr_done:
+        mov  r0, _k_ckl
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
         mov  r7, _k_rows
@@ -215,8 +249,10 @@ void matvec_rom(void) __naked
         inc  r0
         djnz r7, mr_out
         ret
+#ifndef CARD_ROM_MV_ROLL
     mr_colj:
         ljmp mr_col
+#endif
     __endasm;
 }
 
@@ -294,19 +330,18 @@ void rk_build(void) __naked
         mov  r1, a
         mov  @r1, #1
         ; the terms of the row: their records at P2:R0
+        mov  dph, #GFT_PAGE
         mov  r7, _k_cnt
     rb_term:
         movx a, @r0
         inc  r0
         mov  r1, a                ; &x[u]
-        mov  a, @r1
-        mov  r4, a                ; x[u]
+        mov  a, @r1               ; x[u] (L1) as the scalar DPTR, its mask R4
+        RK_SCL1 r4
         movx a, @r0
         inc  r0
         jb   acc.7, rb_rhs        ; public: the kind of the term
         mov  r1, a                ; &row[w - lo]
-        mov  a, r4                ; x[u] as the scalar DPTR
-        RK_SCAL r4
         movx a, @r0               ; L1 p_t
         inc  r0
         cjne r0, #(3 * TREC_PP), rb_samep ; public: the page's last record
@@ -323,19 +358,16 @@ void rk_build(void) __naked
         djnz r7, rb_term
         sjmp rb_rend
     rb_rhs:
-        ; p_t x[u] x[w]: DPTR the scalar of x[u], A = log p_t + log x[w]
-        ; (mod 255), B the mask of p_t x[w]
+        ; p_t x[u] x[w]: A = log p_t + log x[w] (mod 255) added to the
+        ; scalar of x[u], R4 the mask of x[u] x[w], then of the product
         anl  a, #0x7F
         mov  r1, a
-        mov  a, @r1               ; x[w]
+        mov  a, @r1               ; x[w] (L1)
+        add  a, #0xFF             ; log x[w], C = (x[w] != 0)
         mov  r5, a
-        mov  dpl, a
-        mov  dph, #(X_LOGT >> 8)
-        movx a, @dptr
-        xch  a, r5                ; log x[w]
-        add  a, #0xFF
         subb a, 0xe0
-        mov  b, a                 ; 0xFF iff x[w] != 0
+        anl  a, r4
+        mov  r4, a                ; 0xFF iff x[u] x[w] != 0
         movx a, @r0               ; L1 p_t
         inc  r0
         cjne r0, #(3 * TREC_PP), rb_samepr ; public: the page's last record
@@ -344,17 +376,13 @@ void rk_build(void) __naked
     rb_samepr:
         add  a, #0xFF             ; log p_t, C = (p_t != 0)
         mov  r1, a
-        subb a, 0xe0              ; 0xFF iff p_t != 0
-        anl  b, a
-        mov  a, r1
+        subb a, 0xe0
+        anl  a, r4
+        xch  a, r1                ; R1: 0xFF iff p_t x[u] x[w] != 0
         add  a, r5
         addc a, #0                ; (255 stands for 0)
-        xch  a, r4
-        RK_SCAL r5
-        mov  a, r4
         movc a, @a+dptr
-        anl  a, b
-        anl  a, r5                ; x[u]'s mask
+        anl  a, r1
         mov  r1, _k_j             ; &row[dim]
         xrl  a, @r1
         mov  @r1, a
@@ -367,7 +395,9 @@ void rk_build(void) __naked
         mov  a, _k_lo
         add  a, #(_IA + IX_OFF)
         mov  r1, a
-        mov  @r1, (_IA + 1)
+        mov  a, (_IA + 1)
+        lcall _rk_l1of            ; (keeps R0, R1 and P2)
+        mov  @r1, a
         ljmp rb_done
     rb_out:
         ; the row to X_SL (column c at X_SL + c GST + row), from column
@@ -526,11 +556,8 @@ void rs_solve(void) __naked
         cpl  a
         mov  _rs_inv, a
         mov  r2, _k_ckl           ; (P2 = the page of column k)
-        mov  a, _rs_k1
-        cjne a, _k_dim, rs_cols
-        ljmp rs_last              ; public: the last pivot
-    rs_cols:
-        ; ---- (4) columns j = k+1 .. n (n is the right-hand side)
+        ; ---- (4) columns j = k+1 .. n (n is the right-hand side; the
+        ; last pivot has that column alone)
         mov  a, _k_dim
         clr  c
         subb a, _k_k
@@ -631,40 +658,11 @@ void rs_solve(void) __naked
         clr  a
         addc a, _rs_e1
         mov  _rs_e1, a
-        ljmp rs_piv
-    rs_colj:
-        ljmp rs_col
-    rs_last:
-        ; k = n - 1: x[lo + k] = W[k][n] / p (zero if W[k][n] == 0)
-        mov  a, r2
-        add  a, #SST
-        mov  r1, a
-        clr  a
-        addc a, P2
-        mov  P2, a                ; column n
-        mov  a, r1
-        add  a, _k_k
-        mov  r1, a
-        movx a, @r1
-        mov  r6, a
-        mov  dpl, a               ; (DPH: the log page, from rs_piv)
-        movx a, @dptr
-        add  a, _rs_inv
-        addc a, #0
-        mov  dpl, a
-        mov  dph, #GFT_PAGE
-        clr  a
-        movc a, @a+dptr
-        mov  r5, a
-        mov  a, r6
-        add  a, #0xFF
-        clr  a
-        subb a, #0                ; 0xFF iff W[k][n] != 0
-        anl  a, r5
-        mov  r0, _rs_xk
-        mov  @r0, a
+        mov  a, _k_k
+        cjne a, _k_dim, rs_pivj   ; public: the next pivot
         ; ---- back substitution, j = n-1 .. 1
-        mov  r4, _k_k
+        mov  r4, a
+        dec  r4
     rs_bcol:
         mov  a, r4
         jz   rs_bdone
@@ -701,8 +699,16 @@ void rs_solve(void) __naked
         djnz r7, rs_brow
         dec  r4
         sjmp rs_bcol
+    rs_pivj:
+        ljmp rs_piv
+    rs_colj:
+        ljmp rs_col
     rs_bdone:
-        ret
+        mov  a, #(_IA + IX_OFF)   ; x[lo .. lo + n) to L1
+        add  a, _k_lo
+        mov  r0, a
+        mov  r7, _k_dim
+        ljmp _rk_l1x
     __endasm;
 }
 #endif
@@ -743,7 +749,11 @@ void rk_solve(void) __naked
         mov  @r0, a
         inc  r0
         djnz r7, rs_x
-        ret
+        mov  a, _k_lo             ; x[lo .. lo + n) to L1
+        add  a, #(_IA + IX_OFF)
+        mov  r0, a
+        mov  r7, _k_dim
+        ljmp _rk_l1x
     __endasm;
 }
 #endif
@@ -787,6 +797,34 @@ void rk_gap(void) __naked
         anl  a, r5
         ret
         .area CSEG (CODE)
+        ; @R0 .. @(R0 + R7 - 1) to their L1 form (R5, DPTR): in place
+        ; (rk_l1x), or from XDATA P2:R1 .. (rk_l1in)
+    _rk_l1x::
+        clr  F0
+        sjmp rk_l1l
+    _rk_l1in::
+        setb F0
+    rk_l1l:
+        mov  a, @r0
+        jnb  F0, rk_l1c
+        movx a, @r1
+        inc  r1
+    rk_l1c:
+        mov  dpl, a
+        add  a, #0xFF             ; C = (x != 0)
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
+        inc  a
+        mov  r5, a
+        subb a, 0xe0
+        anl  a, r5
+        mov  @r0, a
+        inc  r0
+        djnz r7, rk_l1l
+        ret
+#ifdef CARD_ROM_FILL_GAP
+        .area RGAP (CODE)
+#endif
     _rk_layer::
         mov  dptr, #_T_LAY
         mov  a, _rk_lay
@@ -801,6 +839,9 @@ void rk_gap(void) __naked
         movc a, @a+dptr
         mov  _k_cnt, a
         ret
+#ifdef CARD_ROM_FILL_GAP
+        .area CSEG (CODE)
+#endif
     __endasm;
 }
 
@@ -1036,20 +1077,22 @@ void rk_terms(void) __naked
 /*
  * SIGN after the counter (rom.c): the card's stream (chacha.c), x = h,
  * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
- * four, always), sigma = S3 x + s3 to X_RESP. Returns 0 in DPL, or 1 when
- * MAX_ATTEMPTS attempts failed (the attempt counter in XDATA: internal
- * RAM is the scarce resource).
+ * four, always), sigma = S3 x + s3 to X_RESP. Ends the command (rom.c
+ * jumps here): the response length rm_la = n, or 6A80 when MAX_ATTEMPTS
+ * attempts failed (the attempt counter in XDATA: internal RAM is the
+ * scarce resource).
  */
 __xdata uint16_t rk_att;
 
-uint8_t sign_rom(void) __naked
+void sign_rom(void) __naked
 {
     __asm
         lcall _stream_init_card
-        mov  dptr, #X_CMD
-        mov  _k_x, #(_IA + IX_OFF)
-        mov  _k_cnt, #M
-        lcall _xcopy_k
+        mov  P2, #(X_CMD >> 8)
+        mov  r1, #(X_CMD & 0xFF)
+        mov  r0, #(_IA + IX_OFF)  ; x = h, in L1 form
+        mov  r7, #M
+        lcall _rk_l1in
         mov  _rk_p0, #(X_Ks1 & 0xFF)
         mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
         mov  _rk_p1, #(X_U & 0xFF)
@@ -1064,7 +1107,7 @@ uint8_t sign_rom(void) __naked
         inc  dptr
         movx @dptr, a
     sr_att:
-        mov  dpl, #(_IA + IX_OFF)
+        mov  r0, #(_IA + IX_OFF)  ; the vinegar, in L1 form
         mov  _k_cnt, #V
         lcall _stream_take_k
         mov  _rk_ok, #1
@@ -1096,8 +1139,7 @@ uint8_t sign_rom(void) __naked
         cjne r2, #(MAX_ATTEMPTS & 0xFF), sr_att
         cjne a, #(MAX_ATTEMPTS >> 8), sr_att
         lcall _stream_wipe
-        mov  dpl, #1
-        ret
+        ljmp _rm_sw_6a80
     sr_ok:
         mov  _rk_p0, #(X_Ks3 & 0xFF)
         mov  (_rk_p0 + 1), #(X_Ks3 >> 8)
@@ -1107,8 +1149,7 @@ uint8_t sign_rom(void) __naked
         clr  F0
         mov  dptr, #_K3_RUNS
         lcall _matvec_rom
-        lcall _stream_wipe
-        mov  dpl, #0
-        ret
+        mov  _rm_la, #N
+        ljmp _stream_wipe
     __endasm;
 }

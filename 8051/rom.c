@@ -37,6 +37,9 @@
 #if C > 255 || SK_BYTES / 8 > 255 || N > 32
 #error "rom.c: the set is too large for the ROM family's 8-bit counts"
 #endif
+#if SK_BYTES > 2048 || (X_WMAP & 0xFF) + WMAP_BYTES > 256
+#error "rom.c: PUT KEY takes the map's byte from P1 < 8 and P2, in one page"
+#endif
 
 __data uint8_t rm_hdr[5];       /* CLA INS P1 P2 Lc */
 #define R_CLA _rm_hdr
@@ -75,17 +78,17 @@ void rm_vec(void) __naked
         .if . - rv_base - 0x0B
         .error 1                  ; Timer 0's vector is at 0x000B
         .endif
-        push acc
-        push psw
+        inc  _t0_ovf              ; (INC and MOV change no flag but P,
+        push acc                  ; which follows A)
         mov  a, _t0_ovf
-        add  a, #1
-        mov  _t0_ovf, a
-        mov  a, (_t0_ovf + 1)
-        addc a, #0
-        mov  (_t0_ovf + 1), a
-        pop  psw
+        jnz  rv_t0
+        inc  (_t0_ovf + 1)
+    rv_t0:
         pop  acc
         reti
+        .if . - rv_base - 0x18
+        .error 1                  ; build-image.sh may place RGAP at 0x0018
+        .endif
         .area SSEG
     __start__stack::              ; the stack's start (the C start-up's)
         .ds  1
@@ -123,7 +126,7 @@ void rm_tab(void) __naked
         .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
         ajmp rh_setpin
         .db  CARD_HALT, 0, 0
-        ajmp rh_ret
+        ajmp rh_halt
         .db  0
     rm_vtab:
         .db  CARD_VERIFY, 0, PIN_MAX
@@ -137,18 +140,17 @@ void rm_main(void) __naked
         ; (no C start-up: internal RAM cleared here, XDATA as it was, no
         ; XDATA variable here being read before this firmware writes it)
         mov  sp, #(__start__stack - 1)
-        clr  a
+        ; internal RAM: 0 up to the stack pointer, 0xA5 above it (the free
+        ; RAM: 8051/probe-iram.sh reads the peak back)
         mov  r0, #IRAM_TOP
     rm_clr:
+        mov  a, sp
+        clr  c
+        subb a, r0                ; C = (R0 > SP)
+        subb a, 0xe0              ; 0xFF iff C
+        anl  a, #0xA5
         mov  @r0, a
         djnz r0, rm_clr
-        ; fill the free internal RAM above the stack pointer with 0xA5
-        ; (8051/probe-iram.sh reads the peak back)
-        mov  r0, sp
-    rm_fill:
-        inc  r0
-        mov  @r0, #0xA5
-        cjne r0, #IRAM_TOP, rm_fill
         ; LOGLO into XDATA (card_map.h; this family's GFT is exp alone):
         ; LOGLO[3^i] = i for i < 255, LOGLO[0] = 0; before the journal's
         ; install, which converts the key with it
@@ -166,6 +168,11 @@ void rm_main(void) __naked
         movx @r1, a
         inc  r7
         cjne r7, #255, rm_log
+        mov  dptr, #_sigma        ; ChaCha20's constant, once (chacha.c)
+        mov  P2, #(X_STR >> 8)
+        mov  r1, #(X_STR & 0xFF)
+        mov  r7, #16
+        acall rm_ccopy
         lcall _rk_tgen            ; the term records (kernels_rom.c)
         mov  dptr, #X_JRNL
         movx a, @dptr
@@ -226,13 +233,11 @@ void rm_main(void) __naked
 #endif
         ; the response
         mov  a, _rm_la
-        acall rm_put
+        acall rm_put              ; (keeps A; DPTR = 0xFFFF)
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
-        mov  a, _rm_la
         jz   rm_sws
         mov  r7, a
-        mov  dptr, #0xFFFF
     rm_resp:                      ; rm_put written out: w (write), the byte
         mov  a, #0x77
         movx @dptr, a
@@ -268,12 +273,8 @@ void rm_main(void) __naked
         inc  dptr
         mov  a, TL0
         movx @dptr, a
-        ; HALT (CLA 80, 9000; INS HALT with 9000 has CLA 80): stop the
-        ; simulator
-        mov  a, R_INS
-        cjne a, #CARD_HALT, rm_next
-        mov  a, _rm_sw
-        cjne a, #(CARD_SW_OK >> 8), rm_next
+        ; HALT (its handler ran: F1): stop the simulator
+        jnb  0xD1, rm_next        ; F1 (PSW.1)
         mov  a, #0x73             ; s (stop)
         acall rm_io
     rm_next:
@@ -368,6 +369,7 @@ void rm_main(void) __naked
     rm_sw_6a86:
         mov  b, #(CARD_SW_P1P2 & 0xFF)
         sjmp rm_sw_6a
+    _rm_sw_6a80::
     rm_sw_6a80:
         mov  b, #(CARD_SW_DATA & 0xFF)
     rm_sw_6a:
@@ -387,6 +389,12 @@ void rm_main(void) __naked
         mov  _rm_sw, a
         mov  (_rm_sw + 1), b
     rh_ret:
+        ret
+
+        ; ---- HALT: F1 (PSW.1, no other use) stops the simulator once the
+        ; response is out
+    rh_halt:
+        setb 0xD1                 ; F1 (PSW.1)
         ret
 
         ; ---- VERIFY: the try counted before the comparison, which reads
@@ -440,7 +448,7 @@ void rm_main(void) __naked
         mov  dptr, #X_TRIES
         mov  a, #PIN_TRIES
         movx @dptr, a
-        mov  _rm_pin, #1
+        inc  _rm_pin              ; (0: above)
         ret
     rv_left:
         mov  a, r4
@@ -551,17 +559,15 @@ void rm_main(void) __naked
     rs_pin:
         acall rm_ctr
         jz   rs_6985
-        lcall _sign_rom
-        mov  a, dpl
-        jnz  rs_6a80
-        mov  _rm_la, #N
-        ret
+        ljmp _sign_rom            ; (it sets rm_la, or 6A80)
     rs_6985:
         ajmp rm_sw_6985
     rs_6983:
         ajmp rm_sw_6983
+#ifndef CARD_ROM_NO_CHECK
     rs_6a80:
         ajmp rm_sw_6a80
+#endif
 
         ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
         ; check (6A80: the record of PUT bytes cleared, the old key kept),
@@ -671,52 +677,45 @@ void rm_main(void) __naked
         mov  a, R_LC
         jz   rp_6700
         mov  r7, a
-        mov  r1, #(X_CMD & 0xFF)
-    rp_byte:
-        mov  P2, #(X_CMD >> 8)
-        movx a, @r1
-        inc  r1
-        mov  r3, a
-        mov  a, R_P2
+        mov  a, R_P2              ; DPTR: the staging copy's byte
         add  a, #(X_STAGE & 0xFF)
         mov  dpl, a
         mov  a, R_P1
         addc a, #(X_STAGE >> 8)
         mov  dph, a
-        mov  a, r3
-        movx @dptr, a
-        mov  a, R_P2              ; the bit: 1 << (offset & 7)
+        mov  a, R_P2              ; R3: the map's bit, 1 << (offset & 7)
         anl  a, #7
-        inc  a
         mov  r4, a
+        inc  r4
         mov  a, #0x80
     rp_bit:
         rl   a
         djnz r4, rp_bit
         mov  r3, a
-        mov  a, R_P1              ; the byte of the map: offset >> 3
-        swap a
-        rl   a
-        anl  a, #0xE0
-        mov  r4, a
-        mov  a, R_P2
+        mov  a, R_P2              ; R0: the map's byte, offset >> 3 (P1 < 8)
+        anl  a, #0xF8
+        orl  a, R_P1
         rr   a
         rr   a
         rr   a
-        anl  a, #0x1F
-        orl  a, r4
         add  a, #(X_WMAP & 0xFF)
-        mov  dpl, a
-        clr  a
-        addc a, #(X_WMAP >> 8)
-        mov  dph, a
-        movx a, @dptr
-        orl  a, r3
+        mov  r0, a
+        mov  r1, #(X_CMD & 0xFF)
+    rp_byte:
+        mov  P2, #(X_CMD >> 8)
+        movx a, @r1
+        inc  r1
         movx @dptr, a
-        inc  R_P2
-        mov  a, R_P2
-        jnz  rp_next
-        inc  R_P1
+        inc  dptr
+        mov  P2, #(X_WMAP >> 8)
+        movx a, @r0
+        orl  a, r3
+        movx @r0, a
+        mov  a, r3
+        rl   a
+        mov  r3, a
+        jnb  acc.0, rp_next       ; public: the offset
+        inc  r0
     rp_next:
         djnz r7, rp_byte
         ret
@@ -831,6 +830,9 @@ void rm_check(void) __naked
 void rm_moves(void) __naked
 {
     __asm
+#ifdef CARD_ROM_FILL_GAP
+        .area RGAP (CODE)
+#endif
     rm_l1move:
         setb F0
         sjmp xm_go
@@ -854,6 +856,9 @@ void rm_moves(void) __naked
         pop  dpl
         djnz r7, xm_go
         ret
+#ifdef CARD_ROM_FILL_GAP
+        .area CSEG (CODE)
+#endif
     __endasm;
 }
 
