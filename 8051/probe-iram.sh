@@ -6,8 +6,8 @@
 # SEGMENT, SIGN, GET COUNTER, PUT KEY, COMMIT KEY, GET CYCLES, HALT) and
 # prints the highest internal RAM byte touched + 1: the firmware fills its
 # free RAM above the stack's start with 0xA5 (main.c), and for an image of
-# the 128-byte and ROM families (IMAGE ending in -128.ihx, -rom.ihx or
-# -rom4k.ihx, run on -t 8051) the
+# the 128-byte and ROM families (IMAGE ending in -128.ihx, -rom.ihx,
+# -rom4k.ihx or -rom4k-nocheck.ihx, run on -t 8051) the
 # simulator fills 0x80..0xFF before the run as well, so that a stray
 # indirect access up there shows as a figure past 128 (s51 ends a dump
 # line early at a code address it has run: a line's bytes are those up to
@@ -39,7 +39,7 @@ trap 'rm -rf "$w"' EXIT
     printf '\200\376\000\000\000\000'
 } > "$w/req"
 case $img in
-*-128.ihx | *-rom.ihx | *-rom4k.ihx) cpu=8051 script='fill iram_chip 0x80 0xff 0xa5\nrun\ndi 0x00 0x7f\ndump iram_chip 0x80 0xff\nquit\n' ;;
+*-128.ihx | *-rom.ihx | *-rom4k.ihx | *-rom4k-nocheck.ihx) cpu=8051 script='fill iram_chip 0x80 0xff 0xa5\nrun\ndi 0x00 0x7f\ndump iram_chip 0x80 0xff\nquit\n' ;;
 *) cpu=8032 script='run\ndi 0x00 0xff\nquit\n' ;;
 esac
 if printf "$script" | "$S51" -t $cpu -I if=xram[0xffff],in="$w/req",out="$w/resp" \

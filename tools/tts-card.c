@@ -1139,23 +1139,31 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
                sm, cm, hm, ks, code, iram, xd);
         fflush(stdout);
     }
-    for (int fam = 0; fam < 2 && small_table; fam++) {
+    /* the ROM family, its 4 KB images, and TTS(20,28)'s 4 KB image within
+     * 224 ms (66,640 machine cycles at 3.57 MHz, 12T) */
+    static const char *const rom_suffix[3] = {"-rom", "-rom4k", "-rom4k-nocheck"};
+    for (int fam = 0; fam < 3 && small_table; fam++) {
         if (fam == 0)
             printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
                    "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
-        else
+        else if (fam == 1)
             printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, its\n"
                    "ChaCha20 rounds rolled, its layers by Gauss-Jordan, no GET PROFILE; -t 8051,\n"
                    "GET CYCLES):\n\n");
-        printf("| set | sign 12T ms%s | sign cycles | code B | last code byte | iram B | key B | xdata B |\n",
-               fam ? "" : " (core + ChaCha20)");
+        else
+            printf("\n4 KB image within 224 ms (tts-20-28-rom4k-nocheck.ihx: the ROM image without\n"
+                   "COMMIT KEY's check of the key and without GET PROFILE, its matvec four rows a\n"
+                   "pass; TTS(20,28) alone; -t 8051, GET CYCLES):\n\n");
+        printf("| set | sign 12T ms%s | sign cycles%s | code B | last code byte | iram B | key B | xdata B |\n",
+               fam ? "" : " (core + ChaCha20)", fam == 2 ? " (224 ms: 66640)" : "");
         printf("|---|---|---|---|---|---|---|---|\n");
         for (size_t s = 0; s < tts_params_count(); s++) {
             const tts_params *p = tts_params_at(s);
-            if ((only && p != only) || tts_params_n(p) > 32)
+            if ((only && p != only) || tts_params_n(p) > 32 ||
+                (fam == 2 && (tts_params_m(p) != 20 || tts_params_n(p) != 28)))
                 continue;
             char ib[4096], split[64] = "";
-            snprintf(ib, sizeof ib, "%s/%s-rom%s.ihx", dir, tts_params_id(p), fam ? "4k" : "");
+            snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), rom_suffix[fam]);
             double sm, cm, hm, ks;
             long code, xd, iram;
             if (measure_8051_row(p, ib, mhz, verbose, 1, &sm, &cm, &hm, &ks, &code, &xd, &iram,
@@ -1176,11 +1184,12 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
            "apart).\n\n");
     printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < 4 * tts_params_count(); s++) {
+    for (size_t s = 0; s < 5 * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
         size_t fam = s / tts_params_count();
-        static const char *const suffix[4] = {"", "-128", "-rom", "-rom4k"};
-        if ((only && p != only) || (fam >= 2 && tts_params_n(p) > 32))
+        static const char *const suffix[5] = {"", "-128", "-rom", "-rom4k", "-rom4k-nocheck"};
+        if ((only && p != only) || (fam >= 2 && tts_params_n(p) > 32) ||
+            (fam == 4 && (tts_params_m(p) != 20 || tts_params_n(p) != 28)))
             continue;
         char ib[4096];
         snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), suffix[fam]);
