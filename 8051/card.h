@@ -15,19 +15,20 @@
  * convention and the k_* bytes: card_if.h, kernels.h, kernels.c.
  *
  *   kernel            file         256-byte   128-byte, n <= 32    ROM family
- *   signing matvec    k_matvec.c   assembly   assembly             kernels_rom.c
+ *   signing matvec    k_matvec.c   assembly   assembly             kernels_rom.c (four rows
+ *                                                                  a pass in rom4k-nocheck)
  *   layer build       k_layer.c    generated  generated            kernels_rom.c (term records)
  *   layer solver      k_layer.c    assembly (written out for a, b <= 9)   kernels_rom.c, or
  *                                                                  Gauss-Jordan for n = 32
- *                                                                  and in the 4 KB images
- *   Gauss-Jordan      k_gauss.c    assembly   assembly on the      k_gauss.c (COMMIT)
- *                                             arena (ka_call)
+ *                                                                  and in rom4k
+ *   Gauss-Jordan      k_gauss.c    assembly   assembly on the      k_gauss.c (COMMIT; none
+ *                                             arena (ka_call)      in rom4k-nocheck)
  *   public-key terms  k_pk.c       assembly   pk_block on the      (no GET PK SEGMENT)
  *                                             arena (ka_call)
  *   per-i pk scalars  k_pk.c       C          assembly             (none)
  *   LM matvec         k_lm.c       assembly   assembly (pk_block)  (none)
- *   ChaCha20 block    chacha.c     assembly, its rounds written out (rolled in the 4 KB
- *                                  ROM images; its C twin with -DCARD_C_KERNELS alone)
+ *   ChaCha20 block    chacha.c     assembly, its rounds written out (rolled in rom4k, the
+ *                                  4 KB ROM family; its C twin with -DCARD_C_KERNELS alone)
  *   command layer     main.c, apdu.c, key.c, sign.c, pk.c (C)      rom.c (assembly)
  */
 #ifndef CARD_H

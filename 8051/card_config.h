@@ -58,8 +58,13 @@ typedef uint16_t arena_t;   /* an address in the arena */
  * the kernels of kernels_rom.c, Gauss-Jordan of k_gauss.c). With
  * -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE, the 4 KB image (tts-M-N-rom4k.ihx):
  * ChaCha20's rounds rolled and the layers by Gauss-Jordan (card_map.h),
- * without GET PROFILE; -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check
- * (these builds and their measurements: docs/CARD.md) */
+ * without GET PROFILE; -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check.
+ * With -DCARD_ROM_NO_CHECK -DCARD_ROM_NO_PROFILE -DCARD_ROM_MV_ROLL
+ * -DCARD_ROM_FILL_GAP, the 4 KB image within 224 ms
+ * (tts-20-28-rom4k-nocheck.ihx): the matvec four rows a pass
+ * (kernels_rom.c), and the area RGAP right after the vectors with more of
+ * the command layer in it (build-image.sh). These builds and their
+ * measurements: docs/CARD.md. */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F

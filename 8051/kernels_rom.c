@@ -73,8 +73,9 @@ __data uint8_t rk_p0[2], rk_p1[2];
 
 /*
  * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
- *   rk_scal:  A = x  ->  DPTR = the scalar of x, R4 = its mask
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
+ * and, for COMMIT KEY's check alone,
+ *   rk_scal:  A = x  ->  DPTR = the scalar of x, R4 = its mask
  *   rk_l1mul: A = L1 p, DPTR = scalar of y, R4 = y's mask  ->  A = p y (R5)
  *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
  * and rk_l1x, rk_l1in: R7 bytes at @R0 to their L1 form, in place or read
@@ -775,7 +776,6 @@ void rk_gap(void) __naked
         acall _rk_scal
         mov  a, b
         sjmp _rk_l1mul
-#endif
     _rk_l1mul::
         add  a, r4                ; log p, C = (p != 0 and y != 0)
         movc a, @a+dptr
@@ -786,6 +786,7 @@ void rk_gap(void) __naked
     _rk_scal::
         RK_SCAL r4
         ret
+#endif
     _rk_l1of::
         mov  dpl, a
         add  a, #0xFF             ; C = (x != 0)
