@@ -268,7 +268,7 @@ void matvec_rom(void) __naked
  * then goes to X_SL (column c at X_SL + c GST, written out from column
  * dim down, the buffer cleared on the way), then zero rows up to LDMAX.
  * A one-unknown layer has no matrix term (gen_card.c checks it): its
- * system is [1 | r], and rk_build writes x[lo] = r itself.
+ * system is [1 | r], and rk_build writes x[lo] = r itself (in L1 form).
  */
 void rk_build(void) __naked
 {
@@ -465,8 +465,10 @@ void rk_build(void) __naked
  * (4) over the rows below the pivot are written out (rs_rep, rs_elm),
  * entered at row k + 1 (JMP @A+DPTR, or a RET to the address pushed) and
  * run to row LDMAX - 1 (the zero rows change nothing): 5 + 12 cycles an
- * entry. Back substitution: for j = n-1 .. 1, IX[lo + i] ^= U[i][j] x[lo
- * + j] for i < j. Every loop bound and branch depends on n, k, j only; a
+ * entry; the last pivot takes the same path, with the right-hand side
+ * its only column and no row below. Back substitution: for j = n-1 .. 1,
+ * IX[lo + i] ^= U[i][j] x[lo + j] for i < j; then x[lo .. lo + n) to L1
+ * form (rk_l1x). Every loop bound and branch depends on n, k, j only; a
  * zero pivot (rk_ok = 0) gives garbage from in-bounds reads.
  */
 #define RS_FL(i)  (IA_ABS + 3 * (i))
@@ -714,9 +716,9 @@ void rs_solve(void) __naked
 }
 #endif
 
-/* Solve the layer built at X_SL into IX[lo .. lo + dim); rk_ok &= the
- * verdict. ROM_LAYER_GE (card.h): rs_solve (RK_SOLVE); else Gauss-Jordan,
- * the solution in the last column. */
+/* Solve the layer built at X_SL into IX[lo .. lo + dim), in L1 form; rk_ok
+ * &= the verdict. ROM_LAYER_GE (card.h): rs_solve (RK_SOLVE); else
+ * Gauss-Jordan, the solution in the last column. */
 #ifdef ROM_LAYER_GE
 #define RK_SOLVE _rs_solve
 #else
