@@ -10,6 +10,8 @@
 #   sig_at SIG CALL N CMD...  CMD run under strace, signal SIG delivered as
 #                     its N-th system call CALL returns; exit status in sigrc
 #   signum SIG        the number of SIG (INT, TERM, HUP)
+#   poke FILE OFFSET OCTAL  overwrite one byte; byte FILE OFFSET its value;
+#   flip FILE OFFSET  change one byte to another value (whatever it was)
 
 tap_abs() {
     for v in "$@"; do
@@ -24,6 +26,10 @@ tap_enter() {
     trap 'exit 1' HUP INT TERM
     cd "$dir" || exit 99
 }
+
+poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+byte() { od -An -tu1 -j"$2" -N1 "$1" | tr -d ' '; }
+flip() { if [ "$(byte "$1" "$2")" = 0 ]; then poke "$1" "$2" 001; else poke "$1" "$2" 000; fi; }
 
 t=0
 fail=0

@@ -70,7 +70,7 @@ run 2 "forge refuses a key file others can read" "$TC" forge --key k.eqk \
     --message m2 -o m4.sig
 chmod 600 k.eqk
 cp k.eqk bad.eqk
-printf '\001' | dd of=bad.eqk bs=1 seek=300 conv=notrunc 2>/dev/null
+flip bad.eqk 300
 run 2 "forge refuses a corrupted key file" "$TC" forge --key bad.eqk --message m2 -o m5.sig
 grep -q checksum err
 check $? "... saying why"

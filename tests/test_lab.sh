@@ -31,8 +31,7 @@ open("iseed", "wb").write(hashlib.sha512(b"libtts challenge instance" + m
                                          + b"TTS(16,22)").digest()[:32])'
 chmod 600 iseed && "$TTS" keygen --params 16,22 --seed iseed -o inst >/dev/null 2>&1 &&
     "$TTS" sign -k inst.sec -o sol ch/tts-16-22/msg-1.txt >/dev/null 2>&1 &&
-    tail -c 22 sol >sig.raw && cp sig.raw bad.raw &&
-    printf '\001' | dd of=bad.raw bs=1 seek=5 conv=notrunc 2>/dev/null
+    tail -c 22 sol >sig.raw && cp sig.raw bad.raw && flip bad.raw 5
 check $? "a genuine signature from the independently derived instance seed"
 
 # --- export: the four formats ------------------------------------------------

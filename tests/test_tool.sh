@@ -33,11 +33,6 @@ refuse() {
 size() { wc -c < "$1" | tr -d ' '; }
 header() { od -An -tx1 -N8 "$1" | tr -s ' ' | sed 's/^ //; s/ $//'; }
 mode() { ls -l "$1" | cut -c1-10; }
-# poke FILE OFFSET OCTAL: overwrite one byte.
-poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
-byte() { od -An -tu1 -j"$2" -N1 "$1" | tr -d ' '; }
-# flip FILE OFFSET: change one byte to another value.
-flip() { if [ "$(byte "$1" "$2")" = 0 ]; then poke "$1" "$2" 001; else poke "$1" "$2" 000; fi; }
 
 # ---- tts params: the published sizes --------------------------------------
 "$TTS" params > params.out 2> err
@@ -399,8 +394,9 @@ refuse "8680 bytes are no key or signature of TTS(16,22)" \
 refuse "holds a TTS(20,28) public key, not TTS(16,22)" \
     "convert of a file with another --params: exit 2" \
     "$TTS" convert --params 16,22 -o x cv.pub
-cp cv.sec.raw bad.raw && printf '\001' | dd of=bad.raw bs=1 seek=1398 conv=notrunc 2>/dev/null &&
-    chmod 600 bad.raw
+# (s1[0], at m^2 = 400: the check s1 = F(A3 s3) sees any change there,
+# whatever the key)
+cp cv.sec.raw bad.raw && flip bad.raw 400 && chmod 600 bad.raw
 refuse "malformed secret key" "convert of a corrupted raw secret key: exit 2" \
     "$TTS" convert --params 20,28 --kind sk -o x bad.raw
 chmod 644 cv.sec.raw
