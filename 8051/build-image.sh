@@ -20,7 +20,8 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # internal RAM keeps the registers, the few __data variables and the stack).
 # -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
 # small model, 128 B); with -DCARD_ROM_NO_CHECK, COMMIT KEY without its
-# check of the key (the size that check costs: docs/CARD.md).
+# check of the key (a build that measures that check, and the 4 KB image
+# within 224 ms: docs/CARD.md).
 mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha key sign pk"
 links="main apdu io kernels k_matvec k_layer chacha sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
@@ -85,8 +86,8 @@ PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
-# (-DCARD_ROM_NO_CHECK, a measurement: the ROM family without COMMIT KEY's
-# check; where rs_solve solves the layers, nothing calls Gauss-Jordan)
+# (-DCARD_ROM_NO_CHECK: the ROM family without COMMIT KEY's check; where
+# rs_solve solves the layers, nothing calls Gauss-Jordan)
 [ "$(pv XNOGJ)" = 1 ] && links="rom kernels_rom chacha"
 # GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
 # code starts after it. The signing modules come first, so that their data
@@ -152,30 +153,30 @@ if [ -n "$ssp" ]; then
     done
 fi
 # CARD_ROM: the stack runs from the linker's stack segment up to the arena
-# IA at the top of the 128 bytes; its deepest chain is 21 bytes (the
-# command, SIGN, stream_take_k with its push, cc_fill, chacha_block_prof
-# with its two pushes, chacha_block with its two before it holds the
-# interrupts off, and the Timer 0 interrupt's 4 bytes), 24 where v does not
-# divide 64 (stream_take_k's byte path: its two pushes and stream_byte
-# before cc_fill); the peak of a run is measured in s51 by the tests
-# (probe-iram.sh). CARD_ROM_4K: its rolled ChaCha20 rounds call their steps
-# while the state is at 0x40..0x7F, so the chain into them stays below
-# 0x40: the command, SIGN, stream_take_k with its push, cc_fill,
-# chacha_block with its two pushes and a step, 15 bytes (19 where v does
+# IA at the top of the 128 bytes; its deepest chain is 19 bytes (the
+# command (rom.c jumps to SIGN), stream_take_k with its push, cc_fill,
+# chacha_block_prof with its two pushes, chacha_block with its two before
+# it holds the interrupts off, and the Timer 0 interrupt's 4 bytes), 22
+# where v does not divide 64 (stream_take_k's byte path: its two pushes
+# and stream_byte before cc_fill); the peak of a run is measured in s51 by
+# the tests (probe-iram.sh). CARD_ROM_4K: its rolled ChaCha20 rounds call
+# their steps while the state is at 0x40..0x7F, so the chain into them
+# stays below 0x40: the command, stream_take_k with its push, cc_fill,
+# chacha_block with its two pushes and a step, 13 bytes (17 where v does
 # not divide 64; 4 more with GET PROFILE's chacha_block_prof).
 case " $* " in
 *CARD_ROM*)
     ss=$((0x$(awk '/s_SSEG/ {print $2; exit}' "$obj/img.map")))
-    need=21
-    [ $(( 64 % $(pv XV) )) -eq 0 ] || need=24
+    need=19
+    [ $(( 64 % $(pv XV) )) -eq 0 ] || need=22
     if [ $(( $(pv XIASTART) - ss )) -lt $need ]; then
         echo "build-image.sh: $out: stack $ss .. IA $(pv XIASTART): fewer than $need bytes" >&2
         exit 1
     fi
     case " $* " in
     *CARD_ROM_4K*)
-        need=15
-        [ $(( 64 % $(pv XV) )) -eq 0 ] || need=19
+        need=13
+        [ $(( 64 % $(pv XV) )) -eq 0 ] || need=17
         case " $* " in *CARD_ROM_NO_PROFILE*) ;; *) need=$((need + 4)) ;; esac
         if [ $(( 0x40 - ss )) -lt $need ]; then
             echo "build-image.sh: $out: stack $ss .. the ChaCha20 state at 64: fewer than $need bytes" >&2

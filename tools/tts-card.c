@@ -1079,6 +1079,25 @@ static int measure_8051_row(const tts_params *p, const char *img, double mhz, in
     return 0;
 }
 
+/* The image families, in the order of the report's tables: the file
+ * suffix, whether the family is the ROM one (personalised by PUT KEY,
+ * signing alone, n <= 32), and whether it has TTS(20,28)'s image alone
+ * (the 4 KB image within 224 ms). */
+static const struct card_family {
+    const char *suffix;
+    int rom, only_20_28;
+} card_families[] = {
+    {"", 0, 0}, {"-128", 0, 0}, {"-rom", 1, 0}, {"-rom4k", 1, 0}, {"-rom4k-nocheck", 1, 1},
+};
+#define N_FAMILIES (sizeof card_families / sizeof card_families[0])
+#define FAM_ROM 2 /* the first ROM family */
+
+static int family_has(const struct card_family *f, const tts_params *p)
+{
+    return !(f->rom && tts_params_n(p) > 32) &&
+           !(f->only_20_28 && (tts_params_m(p) != 20 || tts_params_n(p) != 28));
+}
+
 /* The tables for every set and image family (the ROM family: its sign
  * figures alone, it has no key generation); only (--params) and
  * cpu (--cpu) narrow them when given. */
@@ -1141,8 +1160,9 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
     }
     /* the ROM family, its 4 KB images, and TTS(20,28)'s 4 KB image within
      * 224 ms (66,640 machine cycles at 3.57 MHz, 12T) */
-    static const char *const rom_suffix[3] = {"-rom", "-rom4k", "-rom4k-nocheck"};
-    for (int fam = 0; fam < 3 && small_table; fam++) {
+    for (size_t fi = FAM_ROM; fi < N_FAMILIES && small_table; fi++) {
+        const struct card_family *f = &card_families[fi];
+        const size_t fam = fi - FAM_ROM;
         if (fam == 0)
             printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
                    "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
@@ -1159,11 +1179,10 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
         printf("|---|---|---|---|---|---|---|---|\n");
         for (size_t s = 0; s < tts_params_count(); s++) {
             const tts_params *p = tts_params_at(s);
-            if ((only && p != only) || tts_params_n(p) > 32 ||
-                (fam == 2 && (tts_params_m(p) != 20 || tts_params_n(p) != 28)))
+            if ((only && p != only) || !family_has(f, p))
                 continue;
             char ib[4096], split[64] = "";
-            snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), rom_suffix[fam]);
+            snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), f->suffix);
             double sm, cm, hm, ks;
             long code, xd, iram;
             if (measure_8051_row(p, ib, mhz, verbose, 1, &sm, &cm, &hm, &ks, &code, &xd, &iram,
@@ -1184,15 +1203,13 @@ static int report_all(const char *dir, double mhz, int verbose, const tts_params
            "apart).\n\n");
     printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < 5 * tts_params_count(); s++) {
+    for (size_t s = 0; s < N_FAMILIES * tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s % tts_params_count());
-        size_t fam = s / tts_params_count();
-        static const char *const suffix[5] = {"", "-128", "-rom", "-rom4k", "-rom4k-nocheck"};
-        if ((only && p != only) || (fam >= 2 && tts_params_n(p) > 32) ||
-            (fam == 4 && (tts_params_m(p) != 20 || tts_params_n(p) != 28)))
+        const struct card_family *f = &card_families[s / tts_params_count()];
+        if ((only && p != only) || !family_has(f, p))
             continue;
         char ib[4096];
-        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), suffix[fam]);
+        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), f->suffix);
         printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
                image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
                image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
