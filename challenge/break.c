@@ -56,6 +56,8 @@ typedef struct {
     uint8_t *M;  /* m polar matrices, n x n */
     uint8_t *sq; /* sq[k n + i]: coefficient of w_i^2 in output k */
     tts_stream rng;
+    uint8_t pk_id[32];      /* SHA-256 of the public key (checkpoints) */
+    unsigned krylov_misses; /* Wiedemann attempts that saw no kernel */
 } brk;
 
 static double now(void)
@@ -332,6 +334,7 @@ static int step_minrank(brk *c, state *s, chal_break_report *rep, char *err, siz
                   .checkpoint_seconds = opt ? opt->checkpoint_seconds : 0,
                   .run_id = s->run_id,
                   .seed = rep->seed,
+                  .pk_id = c->pk_id,
                   .stop_after = opt ? opt->stop_after : 0};
     sm_stats st;
     int r = sm_solve(&sys, &env, x, &st, err, errlen);
@@ -343,11 +346,24 @@ static int step_minrank(brk *c, state *s, chal_break_report *rep, char *err, siz
     rep->threads = st.threads;
     rep->matvecs += st.matvecs;
     rep->resumed |= st.resumed;
+    rep->checkpoint_saved |= st.checkpoint_saved;
     if (r < 0)
         return CHAL_ERROR;
     if (r == 0 && st.no_kernel) {
         /* every slice of a TTS key meets K: no other attempt can do better */
         fail_step(err, errlen, "the MinRank system has no solution");
+        return NO_STRUCTURE_FINAL;
+    }
+    /* Wiedemann: a minimal polynomial with a nonzero constant term means
+     * that the random start v and projection w saw no kernel. For a TTS
+     * key (a kernel exists) that happens only if v has no component in the
+     * generalised kernel or w misses it: probability at most 2/256 an
+     * attempt. Two such attempts in a row are final (a TTS key refused
+     * with probability at most 1/16384), so that a key without the
+     * structure is refused in about the time of two sequences, not three. */
+    if (r == 0 && st.krylov_no_kernel && ++c->krylov_misses >= 2) {
+        fail_step(err, errlen, "the MinRank system has no solution (two Wiedemann "
+                               "sequences saw no kernel)");
         return NO_STRUCTURE_FINAL;
     }
     if (r == 0)
@@ -618,6 +634,16 @@ static int attempt(brk *c, const chal_break_opts *opt, const uint8_t run_id[32],
     return r;
 }
 
+int chal_checkpoint_check(const tts_params *p, const uint8_t *pk, const char *path,
+                          char *err, size_t errlen)
+{
+    uint8_t id[32];
+    if (!p || !pk || !path)
+        return chal_fail(err, errlen, "break: missing argument");
+    crypto_hash_sha256(id, pk, pk_bytes(p));
+    return sm_checkpoint_check(path, id, err, errlen);
+}
+
 int chal_break(const tts_params *p, const uint8_t *pk, const chal_break_opts *opt,
                chal_eqkey *key, chal_break_report *rep, char *err, size_t errlen)
 {
@@ -655,6 +681,13 @@ int chal_break(const tts_params *p, const uint8_t *pk, const chal_break_opts *op
         }
     memset(key, 0, sizeof *key);
     memcpy(key->pk, pk, pk_bytes(p));
+    crypto_hash_sha256(c.pk_id, pk, pk_bytes(p));
+    if (opt && opt->checkpoint &&
+        sm_checkpoint_check(opt->checkpoint, c.pk_id, err, errlen) == CHAL_ERROR) {
+        free(c.M);
+        free(c.sq);
+        return CHAL_ERROR;
+    }
     uint8_t seed[32];
     if (opt && opt->seed)
         memcpy(seed, opt->seed, 32);

@@ -62,7 +62,9 @@ typedef struct {
     unsigned threads;      /* 0: one per online core */
     chal_progress_fn progress;
     void *progress_ctx;
-    const char *checkpoint; /* Wiedemann state saved here and resumed from */
+    const char *checkpoint; /* Wiedemann state saved here and resumed from:
+                             * refused (CHAL_ERROR) if a file is there that
+                             * is not a checkpoint of pk (chal_checkpoint_check) */
     unsigned checkpoint_seconds; /* between saves (0: 60) */
     int solver;            /* CHAL_SOLVER_AUTO, _DENSE or _WIEDEMANN */
     size_t stop_after;     /* tests: save a checkpoint after this many
@@ -89,12 +91,20 @@ typedef struct {
     double seconds[CHAL_BREAK_STEPS]; /* per step, wall */
     double total_seconds;
     int resumed;               /* started from a checkpoint */
+    int checkpoint_saved;      /* wrote the checkpoint at least once */
     uint8_t seed[32];          /* the seed the run used */
 } chal_break_report;
 
 extern const char *const chal_break_step_names[CHAL_BREAK_STEPS];
 
 #define CHAL_NO_STRUCTURE 1 /* the key has no TTS structure */
+
+/* What is at path, the checkpoint of a break of pk (set p): 0 nothing, 1 a
+ * checkpoint of pk, CHAL_ERROR (err) anything else (a symbolic link, a FIFO
+ * or other non-regular file, a file that is not a checkpoint, the
+ * checkpoint of another key). The file is read by a non-blocking open. */
+int chal_checkpoint_check(const tts_params *p, const uint8_t *pk, const char *path,
+                          char *err, size_t errlen);
 
 /* Recover an equivalent key of pk (set p). CHAL_OK; CHAL_NO_STRUCTURE
  * with err set when the key is not TTS-shaped (a random quadratic map, a

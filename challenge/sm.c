@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -344,55 +345,131 @@ static size_t berlekamp_massey(const tts_kernels *k, const uint8_t *rs, size_t l
     return L;
 }
 
-/* ---- checkpoints ---- */
+/* ---- checkpoints ----
+ * The file: "TTSWDM02", the head (the run's seed, the run's id, the
+ * SHA-256 of the public key, the sizes), then the Krylov state, the
+ * sequence so far and the recorded projections. Read by a non-blocking
+ * open of a regular file that is not a symbolic link; written to a fresh
+ * temporary in the same folder (mode 0600), flushed, renamed into place. */
 
-#define CK_MAGIC "TTSWDM01"
+#define CK_MAGIC "TTSWDM02"
 
 typedef struct {
     uint8_t seed[32]; /* the run's seed, so that a resumed run redraws it */
     uint8_t id[32];
+    uint8_t pk_id[32]; /* SHA-256 of the public key under attack */
     uint64_t N, done, nproj;
 } ck_head;
 
+/* path opened for reading if it is a regular file (not a link, not a
+ * FIFO: the open does not block); -1 with errno (ENOENT: none there). */
+static int ck_open(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+static int ck_read_head(int fd, ck_head *h)
+{
+    char mg[8];
+    return read(fd, mg, 8) == 8 && !memcmp(mg, CK_MAGIC, 8) &&
+           read(fd, h, sizeof *h) == (ssize_t)sizeof *h;
+}
+
 int sm_checkpoint_seed(const char *path, uint8_t seed[32])
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    int fd = ck_open(path);
     if (fd < 0)
         return 0;
-    char mg[8];
     ck_head h;
-    int ok = read(fd, mg, 8) == 8 && !memcmp(mg, CK_MAGIC, 8) &&
-             read(fd, &h, sizeof h) == (ssize_t)sizeof h;
+    int ok = ck_read_head(fd, &h);
     close(fd);
     if (ok)
         memcpy(seed, h.seed, 32);
     return ok;
 }
 
+int sm_checkpoint_check(const char *path, const uint8_t pk_id[32], char *err,
+                        size_t errlen)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0
+                               : chal_fail(err, errlen, "break: the checkpoint %s: %s", path,
+                                           strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return chal_fail(err, errlen, "break: the checkpoint %s is a symbolic link: "
+                         "refused (name the file itself)", path);
+    if (!S_ISREG(st.st_mode))
+        return chal_fail(err, errlen, "break: the checkpoint %s is not a regular file", path);
+    int fd = ck_open(path);
+    if (fd < 0)
+        return chal_fail(err, errlen, "break: the checkpoint %s: %s", path, strerror(errno));
+    ck_head h;
+    int ok = ck_read_head(fd, &h);
+    close(fd);
+    if (!ok)
+        return chal_fail(err, errlen, "break: %s exists and is not a checkpoint of the break: "
+                         "refused (remove it or name another file)", path);
+    if (memcmp(h.pk_id, pk_id, 32))
+        return chal_fail(err, errlen, "break: %s is a checkpoint of another public key: "
+                         "refused (remove it or name another file)", path);
+    return 1;
+}
+
+static int write_all(int fd, const void *b, size_t len)
+{
+    const uint8_t *p = b;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 static int ck_save(const char *path, const ck_head *h, const uint8_t *cur,
                    const uint8_t *seq, const uint8_t *proj, size_t pc)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    char tmp[4096], dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    if (dl + 20 >= sizeof tmp)
         return -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+    memcpy(tmp, path, dl);
+    memcpy(tmp + dl, ".tts-ckpt-XXXXXX", 17);
+    snprintf(dir, sizeof dir, "%.*s", dl ? (int)dl : 1, dl ? path : ".");
+    int fd = mkstemp(tmp); /* a fresh file, mode 0600 */
     if (fd < 0)
         return -1;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
+    int ok = write_all(fd, CK_MAGIC, 8) == 0 && write_all(fd, h, sizeof *h) == 0 &&
+             write_all(fd, cur, h->N) == 0 && write_all(fd, seq, h->done) == 0 &&
+             write_all(fd, proj, pc * h->nproj) == 0;
+    ok = (fsync(fd) == 0) & ok;
+    ok = (close(fd) == 0) & ok;
+    int e = errno;
+    if (!ok || rename(tmp, path) != 0) {
+        e = errno;
         unlink(tmp);
+        errno = e;
         return -1;
     }
-    int ok = fwrite(CK_MAGIC, 1, 8, f) == 8 && fwrite(h, sizeof *h, 1, f) == 1 &&
-             fwrite(cur, 1, h->N, f) == h->N && fwrite(seq, 1, h->done, f) == h->done &&
-             fwrite(proj, pc, h->nproj, f) == h->nproj;
-    ok = (fflush(f) == 0) & ok;
-    ok = (fsync(fileno(f)) == 0) & ok;
-    ok = (fclose(f) == 0) & ok;
-    if (!ok || rename(tmp, path) != 0) {
-        unlink(tmp);
-        return -1;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
     }
     return 0;
 }
@@ -401,7 +478,7 @@ static int ck_save(const char *path, const ck_head *h, const uint8_t *cur,
 static int ck_load(const char *path, const ck_head *want, ck_head *h, uint8_t *cur,
                    uint8_t *seq, uint8_t *proj, size_t pc, size_t seqcap, size_t projcap)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    int fd = ck_open(path);
     if (fd < 0)
         return 0;
     FILE *f = fdopen(fd, "rb");
@@ -412,6 +489,7 @@ static int ck_load(const char *path, const ck_head *want, ck_head *h, uint8_t *c
     char mg[8];
     int ok = fread(mg, 1, 8, f) == 8 && !memcmp(mg, CK_MAGIC, 8) &&
              fread(h, sizeof *h, 1, f) == 1 && !memcmp(h->id, want->id, 32) &&
+             !memcmp(h->pk_id, want->pk_id, 32) &&
              h->N == want->N && h->done <= seqcap && h->nproj <= projcap &&
              fread(cur, 1, h->N, f) == h->N && fread(seq, 1, h->done, f) == h->done &&
              fread(proj, pc, h->nproj, f) == h->nproj;
@@ -520,6 +598,7 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
     /* the sequence, resumed from a checkpoint if one of this run exists */
     ck_head want = {.N = N}, h;
     memcpy(want.seed, env->seed, 32);
+    memcpy(want.pk_id, env->pk_id, 32);
     {
         crypto_hash_sha256_state hs;
         crypto_hash_sha256_init(&hs);
@@ -566,6 +645,7 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
                     goto stop;
                 }
                 last = tn;
+                st->checkpoint_saved = 1;
             }
             if (stop) {
                 chal_fail(err, errlen, "break: stopped after %zu operator applications",
@@ -587,8 +667,10 @@ static int solve_wiedemann(const sm_system *s, const sm_env *env, size_t nI, siz
     while (e <= deg && !Cc[deg - e])
         e++;
     ret = 0;
-    if (e == 0 || e > deg || deg > N)
+    if (e == 0 || e > deg || deg > N) {
+        st->krylov_no_kernel = 1;
         goto stop; /* B is invertible on the Krylov space: no kernel */
+    }
     uint8_t zp[NREC * 64];
     memset(zp, 0, sizeof zp);
     for (size_t t = e; t <= deg; t++) {

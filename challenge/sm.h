@@ -34,6 +34,7 @@ typedef struct {
     unsigned checkpoint_seconds;
     const uint8_t *run_id;    /* 32 bytes naming the run (checkpoints) */
     const uint8_t *seed;      /* the run's seed, kept in checkpoints */
+    const uint8_t *pk_id;     /* SHA-256 of the public key (checkpoints) */
     size_t stop_after;        /* chal_break_opts */
 } sm_env;
 
@@ -43,6 +44,9 @@ typedef struct {
     int solver;
     unsigned threads;
     int resumed;
+    int checkpoint_saved;
+    int krylov_no_kernel; /* Wiedemann: the sequence's minimal polynomial
+                           * has a nonzero constant term (no kernel seen) */
 } sm_stats;
 
 /* Solve s: 1 and x (cols bytes) if a kernel of the rank-one shape was
@@ -52,6 +56,13 @@ int sm_solve(const sm_system *s, const sm_env *env, uint8_t *x, sm_stats *st,
 
 /* The seed kept in the checkpoint at path: 1, or 0 if there is none. */
 int sm_checkpoint_seed(const char *path, uint8_t seed[32]);
+
+/* What is at path, before a run uses it as its checkpoint: 0 nothing, 1 a
+ * checkpoint of the public key whose SHA-256 is pk_id, CHAL_ERROR (err)
+ * anything else: a symbolic link, a FIFO or other non-regular file, a file
+ * that is not a checkpoint, another key's checkpoint. */
+int sm_checkpoint_check(const char *path, const uint8_t pk_id[32], char *err,
+                        size_t errlen);
 
 /* C(n, k) for the small sizes here (0 if k > n). */
 size_t sm_binom(unsigned n, unsigned k);

@@ -195,17 +195,58 @@ START_TEST(t_checkpoint)
     ck_assert_msg(strstr(err, "stopped") != NULL, "%s", err);
     ck_assert_int_eq(stat(path, &stt), 0);
     ck_assert_int_eq(stt.st_mode & 0777, 0600);
+    /* a save writes a fresh file and renames it: a file hard-linked to
+     * PATH.tmp keeps its bytes, an opened-up mode is not kept */
+    char tmpname[64], victim[64];
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    snprintf(victim, sizeof victim, "%s.victim", path);
+    FILE *vf = fopen(victim, "w");
+    ck_assert(vf != NULL);
+    fputs("someone's data\n", vf);
+    fclose(vf);
+    ck_assert_int_eq(link(victim, tmpname), 0);
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    o.stop_after = 500;
+    ck_assert_int_eq(chal_break(p, pk, &o, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert(rep.resumed && rep.checkpoint_saved);
+    ck_assert_int_eq(stat(victim, &stt), 0);
+    ck_assert_int_eq(stt.st_size, 15);
+    ck_assert_int_eq(stat(path, &stt), 0);
+    ck_assert_int_eq(stt.st_mode & 0777, 0600);
+    unlink(tmpname);
+    /* what is not a checkpoint of this key is refused before any work,
+     * and kept: a file of other bytes, a FIFO (no blocking open), a link */
+    chal_break_opts ov = {.checkpoint = victim, .solver = CHAL_SOLVER_WIEDEMANN};
+    ck_assert_int_eq(chal_break(p, pk, &ov, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "not a checkpoint") != NULL, "%s", err);
+    ck_assert_int_eq(stat(victim, &stt), 0);
+    ck_assert_int_eq(stt.st_size, 15);
+    ck_assert_int_eq(chal_checkpoint_check(p, pk, path, err, sizeof err), 1);
+    ck_assert_int_eq(chal_checkpoint_check(p, pk, tmpname, err, sizeof err), 0);
+    ck_assert_int_eq(mkfifo(tmpname, 0600), 0);
+    ov.checkpoint = tmpname;
+    ck_assert_int_eq(chal_break(p, pk, &ov, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+    unlink(tmpname);
+    ck_assert_int_eq(symlink(path, tmpname), 0);
+    ck_assert_int_eq(chal_break(p, pk, &ov, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "symbolic link") != NULL, "%s", err);
+    unlink(tmpname);
+    unlink(victim);
     chal_break_opts o2 = {.checkpoint = path, .solver = CHAL_SOLVER_WIEDEMANN, .threads = 2};
     ck_assert_int_eq(chal_break(p, pk, &o2, k, &rep, err, sizeof err), CHAL_OK);
     ck_assert(rep.resumed);
     ck_assert(memcmp(rep.seed, rseed, 32) == 0);
-    ck_assert_uint_eq(rep.matvecs, full - 1000);
+    ck_assert_uint_eq(rep.matvecs, full - 1500);
     chal_eqkey_encode(kc, k);
     ck_assert(memcmp(ka, kc, len) == 0);
-    /* another key's run does not take that checkpoint */
+    /* another key's run refuses that checkpoint */
+    chal_break_opts o3 = {.checkpoint = path, .solver = CHAL_SOLVER_WIEDEMANN, .stop_after = 10};
+    o.stop_after = 1000;
+    ck_assert_int_eq(chal_break(p, pk, &o, k, &rep, err, sizeof err), CHAL_ERROR);
     pk[pk_mono_index(p->n, 0, 1) * p->m + 3] ^= 1; /* a cross term: another system */
-    chal_break_opts o3 = {.checkpoint = path, .solver = CHAL_SOLVER_WIEDEMANN};
-    (void)chal_break(p, pk, &o3, k, &rep, err, sizeof err);
+    ck_assert_int_eq(chal_break(p, pk, &o3, k, &rep, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "another public key") != NULL, "%s", err);
     ck_assert(!rep.resumed);
     unlink(path);
     free(pk), free(sk), free(ka), free(kc), free(k);

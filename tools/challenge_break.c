@@ -141,6 +141,15 @@ static int read_digest(const char *cmd, const brk_args *a, const tts_params *p,
 
 /* ---- the equivalent-key file ---- */
 
+/* The equivalent key is a binary secret: never on a terminal. */
+static int check_key_out(const char *cmd, const char *path)
+{
+    if (path && strcmp(path, "-") == 0 && isatty(STDOUT_FILENO))
+        return cli_fail("%s: refusing to write the secret equivalent key to a terminal; "
+                        "use --key-out FILE", cmd);
+    return ST_OK;
+}
+
 static int write_key(const char *path, const chal_eqkey *k, int force)
 {
     size_t len = chal_eqkey_bytes(k->p);
@@ -262,7 +271,10 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
         fprintf(stderr, "tts-challenge: %s: %s\n", tts_params_name(p), err);
         return ST_INVALID;
     }
-    if (a->checkpoint)
+    /* the checkpoint this run wrote or resumed from, and nothing else: at
+     * the start anything at that path but a checkpoint of pk was refused */
+    if (a->checkpoint && (rep.resumed || rep.checkpoint_saved) &&
+        chal_checkpoint_check(p, pk, a->checkpoint, NULL, 0) == 1)
         unlink(a->checkpoint);
     if (!a->quiet)
         fprintf(stderr, "tts-challenge: %s: equivalent key recovered in %.2f s "
@@ -274,11 +286,20 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
     return ST_OK;
 }
 
-/* No output may be an input or another output (links followed). */
+/* No output may be an input or another output (links followed); the
+ * checkpoint, written and removed by the run, is neither an input nor
+ * another output. */
 static int distinct(const char *cmd, const brk_args *a)
 {
     const char *in[] = {a->pk, a->msgfile, a->seed, a->key, a->checkpoint, a->dir};
     const char *out[] = {a->out, a->keyout, a->json};
+    const char *cin[] = {a->pk, a->msgfile, a->seed, a->key, a->dir};
+    for (size_t j = 0; a->checkpoint && j < sizeof cin / sizeof cin[0]; j++) {
+        const char *x = cin[j];
+        if (x && (fileio_same_file(a->checkpoint, x) || strcmp(a->checkpoint, x) == 0))
+            return cli_fail("%s: the checkpoint %s is an input of the run; name another file",
+                            cmd, a->checkpoint);
+    }
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
         if (!out[i])
             continue;
@@ -300,6 +321,56 @@ static int check_out(const char *path, int force)
     return r == FILEIO_OK ? ST_OK : cli_fail("%s", err);
 }
 
+static void sig_path(char *path, size_t len, const char *outdir, const tts_params *p,
+                     unsigned msg)
+{
+    char name[64];
+    chal_folder_name(name, sizeof name, p);
+    snprintf(path, len, "%s/%s-msg-%u.sig", outdir, name, msg);
+}
+
+/* Before the attack: every message exists in the folder (and its key is
+ * the pinned one), and OUTDIR can take the signatures (a folder, or a new
+ * name in one; no signature there unless --force). */
+static int plan_messages(const char *cmd, const brk_args *a, const tts_params *p,
+                         const uint8_t *pin)
+{
+    char err[512], path[4096];
+    struct stat st;
+    for (unsigned i = 0; i < a->nmsg; i++) {
+        chal_target t;
+        if (chal_target_load(&t, a->dir, p, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
+            return cli_fail("%s", err);
+        chal_target_free(&t);
+    }
+    if (stat(a->out, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return cli_fail("%s: -o %s: not a folder (the forgeries are written into one)", cmd,
+                            a->out);
+        for (unsigned i = 0; i < a->nmsg; i++) {
+            sig_path(path, sizeof path, a->out, p, a->msgs[i]);
+            if (check_out(path, a->force) != ST_OK)
+                return ST_ERROR;
+        }
+    } else {
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", a->out);
+        char *sl = strrchr(parent, '/');
+        if (sl == parent)
+            sl[1] = 0;
+        else if (sl)
+            *sl = 0;
+        else
+            snprintf(parent, sizeof parent, ".");
+        if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+            return cli_fail("%s: -o %s: its folder %s does not exist", cmd, a->out, parent);
+    }
+    return ST_OK;
+}
+
+/* The forgeries of the folder's messages by k, each checked against the
+ * instance's public key before it is written: a key made from another
+ * public key is refused (exit 2), not turned into INVALID signatures. */
 static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_params *p,
                          const char *dir, const uint8_t *pin)
 {
@@ -311,18 +382,38 @@ static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_param
         uint8_t sig[TTS_MAX_SIG_BYTES];
         if (chal_target_load(&t, dir, p, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
             return cli_fail("%s", err);
+        if (memcmp(k->pk, t.pk, tts_pk_bytes(p)) != 0) {
+            chal_target_free(&t);
+            return cli_fail("the key was recovered from another public key than %s's "
+                            "(%s): no forgery written", dir, tts_params_name(p));
+        }
         int r = chal_eqkey_sign(k, sig, t.digest, NULL, NULL, err, sizeof err);
+        int ok = r == CHAL_OK && tts_verify_digest(p, sig, t.digest, t.pk) == TTS_OK;
         chal_target_free(&t);
         if (r != CHAL_OK)
             return cli_fail("%s", err);
-        char name[64];
-        chal_folder_name(name, sizeof name, p);
-        snprintf(path, sizeof path, "%s/%s-msg-%u.sig", a->out, name, a->msgs[i]);
+        if (!ok)
+            return cli_fail("the forgery of message %u does not verify under %s's public "
+                            "key: not written", a->msgs[i], dir);
+        sig_path(path, sizeof path, a->out, p, a->msgs[i]);
         if (write_sig(path, p, sig, a->force) != ST_OK)
             return ST_ERROR;
         printf("%s\n", path);
     }
     return ST_OK;
+}
+
+/* A forgery of digest under k's own public key, verified before it is
+ * written. */
+static int forge_one(const brk_args *a, const chal_eqkey *k, const uint8_t *digest)
+{
+    uint8_t sig[TTS_MAX_SIG_BYTES];
+    char err[512];
+    if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
+        return cli_fail("%s", err);
+    if (tts_verify_digest(k->p, sig, digest, k->pk) != TTS_OK)
+        return cli_fail("the forgery does not verify under the key's public key: not written");
+    return write_sig(a->out, k->p, sig, a->force);
 }
 
 static int parse_pin(const char *cmd, const char *arg, uint8_t pin[32])
@@ -350,10 +441,11 @@ int cmd_break(int argc, char **argv)
         else if (!a.out)
             rc = cli_fail("break: --pk needs -o SIG");
         else if (check_out(a.out, a.force) == ST_OK &&
+                 check_key_out("break", a.keyout) == ST_OK &&
                  (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
                  (!a.json || check_out(a.json, a.force) == ST_OK)) {
             const tts_params *p;
-            uint8_t *pk, digest[TTS_MAX_M], sig[TTS_MAX_SIG_BYTES];
+            uint8_t *pk, digest[TTS_MAX_M];
             size_t len;
             char err[512];
             if (ttsfile_read(a.pk, TTS_FILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
@@ -362,10 +454,7 @@ int cmd_break(int argc, char **argv)
             else {
                 if (read_digest("break", &a, p, digest) == ST_OK &&
                     (rc = run_break(&a, p, pk, k)) == ST_OK) {
-                    if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
-                        rc = cli_fail("%s", err);
-                    else
-                        rc = write_sig(a.out, p, sig, a.force);
+                    rc = forge_one(&a, k, digest);
                 } else if (rc != ST_INVALID)
                     rc = ST_ERROR;
                 fileio_free(pk, len);
@@ -390,8 +479,10 @@ int cmd_break(int argc, char **argv)
             rc = cli_fail("break: --digest is for --pk; in a folder use --message I");
         else if (a.pin && parse_pin("break", a.pin, pin) != ST_OK)
             rc = ST_ERROR;
-        else if ((!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
-                 (!a.json || check_out(a.json, a.force) == ST_OK)) {
+        else if (check_key_out("break", a.keyout) == ST_OK &&
+                 (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
+                 (!a.json || check_out(a.json, a.force) == ST_OK) &&
+                 (!a.nmsg || plan_messages("break", &a, p, a.pin ? pin : NULL) == ST_OK)) {
             chal_target t;
             char err[512];
             /* the key as verify reads it (and pinned, with --pk-sha256) */
@@ -432,17 +523,17 @@ int cmd_forge(int argc, char **argv)
     else if (a.dir) {
         if (!a.nmsg)
             rc = cli_fail("forge: with DIR, give --message I");
-        else if (read_key(a.key, k) == ST_OK)
+        else if (read_key(a.key, k) == ST_OK &&
+                 plan_messages("forge", &a, k->p, a.pin ? pin : NULL) == ST_OK)
             rc = sign_messages(&a, k, k->p, a.dir, a.pin ? pin : NULL);
     } else if (check_out(a.out, a.force) == ST_OK && read_key(a.key, k) == ST_OK) {
-        uint8_t digest[TTS_MAX_M], sig[TTS_MAX_SIG_BYTES];
-        char err[512];
-        if (read_digest("forge", &a, k->p, digest) == ST_OK) {
-            if (chal_eqkey_sign(k, sig, digest, NULL, NULL, err, sizeof err) != CHAL_OK)
-                rc = cli_fail("%s", err);
-            else
-                rc = write_sig(a.out, k->p, sig, a.force);
-        }
+        uint8_t digest[TTS_MAX_M], h[32];
+        crypto_hash_sha256(h, k->pk, tts_pk_bytes(k->p));
+        if (a.pin && memcmp(h, pin, 32) != 0)
+            rc = cli_fail("forge: the key was recovered from a public key whose SHA-256 is "
+                          "not --pk-sha256");
+        else if (read_digest("forge", &a, k->p, digest) == ST_OK)
+            rc = forge_one(&a, k, digest);
     }
     sodium_memzero(k, sizeof *k);
     free(k);

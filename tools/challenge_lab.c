@@ -304,8 +304,9 @@ int cmd_export(int argc, char **argv)
         if (genuine("export", a.seed, &t, sig) != ST_OK)
             goto out;
         fprintf(stderr, "export: warning: the fixed bytes are the issuer's signature "
-                "of %s message %u; %s is written as a secret file (mode 0600)\n",
-                tts_params_name(t.p), t.message, a.out);
+                "of %s message %u; %s%s\n", tts_params_name(t.p), t.message,
+                strcmp(a.out, "-") ? a.out : "the system goes to standard output: keep it secret",
+                strcmp(a.out, "-") ? " is written as a secret file (mode 0600)" : "");
     }
     if (!(o = start(a.out, a.force)))
         goto out;
@@ -443,9 +444,10 @@ int cmd_toy(int argc, char **argv)
     unsigned shown = o.genuine && !a.full_signature ? a.vars : n;
     if (o.genuine)
         fprintf(stderr, "toy: warning: the genuine branch uses the issuer's "
-                "signature of %s message %u; %s is written as a secret file "
-                "(mode 0600)%s\n", tts_params_name(t.p), t.message, a.json,
-                a.full_signature ? " and holds the whole signature" : "");
+                "signature of %s message %u; %s%s%s\n", tts_params_name(t.p), t.message,
+                strcmp(a.json, "-") ? a.json : "the report goes to standard output: keep it secret",
+                strcmp(a.json, "-") ? " is written as a secret file (mode 0600)" : "",
+                a.full_signature ? " (it holds the whole signature)" : "");
     o.t = &t;
     o.equations = a.equations;
     o.vars = a.vars;
