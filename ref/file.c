@@ -382,15 +382,16 @@ static int marker_kind(const char *line, size_t len, const char *prefix)
 static int decode_base64(const char *text, size_t textlen, uint8_t **bin,
                          size_t *bincap, size_t *binlen)
 {
-    /* only the alphabet, padding and line breaks: a decoder may take other
-     * bytes (libsodium 1.0.18 reads 0x80..0xFF as '/'), and one object
-     * must have one encoding */
+    /* only the alphabet, padding and line breaks (LF, or CR LF): a decoder
+     * may take other bytes (libsodium 1.0.18 reads 0x80..0xFF as '/'), and
+     * one object must have one encoding */
     for (size_t i = 0; i < textlen; i++) {
         unsigned char ch = (unsigned char)text[i];
         if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
               (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' ||
-              ch == '=' || ch == '\r' || ch == '\n'))
-            return TTS_EFORMAT;
+              ch == '=' || ch == '\n' ||
+              (ch == '\r' && i + 1 < textlen && text[i + 1] == '\n')))
+            return TTS_EFORMAT; /* (CR only as the first half of CR LF) */
     }
     *bin = NULL;
     *bincap = textlen / 4 * 3 + 3;

@@ -174,6 +174,21 @@ START_TEST(t_layout_and_round_trip)
             accepted(crlf, n, kind, 0, &o);
             free(crlf);
         }
+        /* a bare CR inside the base64 (not before a line feed) is refused:
+         * one object, one encoding */
+        {
+            uint8_t *cr = malloc(alen + 1);
+            const uint8_t *body = memchr(arm, '\n', alen);
+            ck_assert_ptr_nonnull(cr);
+            for (int l = 0; l < 2; l++)
+                body = memchr(body + 1, '\n', alen - (size_t)(body + 1 - arm));
+            size_t at = (size_t)(body - arm) + 3; /* inside the first base64 line */
+            memcpy(cr, arm, at);
+            cr[at] = '\r';
+            memcpy(cr + at + 1, arm + at, alen - at);
+            refused(cr, alen + 1, kind, 0, "base64");
+            free(cr);
+        }
         /* the other kinds are refused by name */
         for (size_t k2 = 0; k2 < 3; k2++)
             if (k2 != k) {
