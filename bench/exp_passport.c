@@ -7,10 +7,12 @@
  * timed; every signature is verified; a tampered data group and a tampered
  * security object must fail, every run. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 #include <openssl/rsa.h>
@@ -262,10 +264,16 @@ static int load(const char *path, uint8_t **buf, size_t *cap, size_t *len, char 
 {
     struct stat st;
     FILE *f = NULL;
-    const char *why = stat(path, &st) != 0   ? strerror(errno)
-                      : !S_ISREG(st.st_mode) ? "not a regular file"
-                      : !(f = fopen(path, "rb")) ? strerror(errno)
-                                                 : NULL;
+    /* a non-blocking open, then the check on what was opened: a file
+     * swapped for a FIFO after the tool's check cannot hang the run */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const char *why = fd < 0                               ? strerror(errno)
+                      : fstat(fd, &st) != 0                 ? strerror(errno)
+                      : !S_ISREG(st.st_mode)                ? "not a regular file"
+                      : !(f = fdopen(fd, "rb"))             ? strerror(errno)
+                                                            : NULL;
+    if (why && fd >= 0 && !f)
+        close(fd);
     if (why) {
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;

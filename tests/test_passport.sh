@@ -258,8 +258,14 @@ printf 'P<UTOERIKSSON<<ANNA\n' >short.txt
 printf 'p<utoeriksson<<anna<maria<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10\n' >lower.txt
 : >empty.bin
 refused "a missing input file" "portrait: nosuch.jpg: No such file or directory" --portrait nosuch.jpg
-refused "a folder as input" "finger1: tmp: not a regular file" --finger1 tmp
-mkfifo fifo && refused "a FIFO as input (refused, not waited on)" "finger2: fifo: not a regular file" --finger2 fifo
+refused "a folder as input" "finger1: tmp is a directory" --finger1 tmp
+mkfifo fifo && refused "a FIFO as input (refused, not waited on)" "finger2: fifo.*not a regular file" --finger2 fifo
+if [ -e /proc/kmsg ]; then
+    refused "a kernel file that blocks its reader (/proc/kmsg): refused, not waited on" \
+        "portrait: /proc/kmsg.*not a regular file" --portrait /proc/kmsg
+else
+    skip "a kernel file that blocks its reader" "no /proc/kmsg"
+fi
 refused "an empty input file" "signature: empty.bin: empty" --signature empty.bin
 refused "an MRZ of the wrong length" "not a machine readable zone" --mrz-file short.txt
 refused "an MRZ in lower case" "not a machine readable zone" --mrz-file lower.txt

@@ -405,9 +405,20 @@ static int passport_cli(int argc, char **argv)
         po.card = &pc;
     }
     char err[1024] = "";
+    /* each given input read once by the tools' reader first: a regular
+     * file of bounded size, opened without blocking (a FIFO, a device or a
+     * kernel file under /proc or /sys is refused, never waited on) */
     for (int i = 0; i < PP_NINPUTS; i++)
-        if (po.given[i])
-            fileio_note_input(po.input[i]);
+        if (po.given[i]) {
+            uint8_t *b;
+            size_t len;
+            if (fileio_read(po.input[i], PP_INPUT_MAX, 0, &b, &len, NULL, err, sizeof err) !=
+                FILEIO_OK) {
+                fprintf(stderr, "tts-bench: passport: %s: %s\n", in_opt[i], err);
+                return 2;
+            }
+            fileio_free(b, len);
+        }
     if (pp_write_inputs(&po) || passport_check_inputs(&po, err, sizeof err)) {
         if (pp_tmp[0])
             fileio_temp_done(pp_tmp, 1);
