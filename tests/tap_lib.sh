@@ -9,7 +9,7 @@
 #   run RC DESC CMD...  CMD must exit RC (stdout in out, stderr in err)
 #   sig_at SIG CALL N CMD...  CMD run under strace, signal SIG delivered as
 #                     its N-th system call CALL returns; exit status in sigrc
-#   signum SIG        the number of SIG (INT, TERM, HUP)
+#   signum SIG        the number of SIG (INT, TERM, HUP, KILL)
 #   poke FILE OFFSET OCTAL  overwrite one byte; byte FILE OFFSET its value;
 #   flip FILE OFFSET  change one byte to another value (whatever it was)
 
@@ -66,7 +66,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' strace -qq -o sig.trace -e trace="$call" \
 }
 
 signum() {
-    case $1 in INT) echo 2 ;; TERM) echo 15 ;; HUP) echo 1 ;; esac
+    case $1 in INT) echo 2 ;; TERM) echo 15 ;; HUP) echo 1 ;; KILL) echo 9 ;; esac
 }
 
 # gone PATTERN: within 5 s no process has PATTERN in its command line

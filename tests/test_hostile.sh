@@ -443,10 +443,11 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
             cmp -s c16.pub old.pk
         check $? "tts-card --force: export-pk replaces it (the public key of the seed)"
         refuse "needs a file" "tts-card --eeprom - refused" $C16 --eeprom - info
-        # a signal during the card session: the simulator is killed, and the
-        # session folder (its request file holds the raw secret key) lies
-        # under $TMPDIR and is gone. The simulator: the real one for the
-        # image check's short request, then one that never ends.
+        # a signal during the card session, SIGKILL too: the simulator is
+        # killed, and its request (it holds the raw secret key and the PIN)
+        # was never in a named file: nothing is left under $TMPDIR. The
+        # simulator: the real one for the image check's short request, then
+        # one that never ends.
         cat >slow51 <<EOF
 #!/bin/sh
 for a in "\$@"; do
@@ -460,7 +461,7 @@ EOF
         chmod 755 slow51
         # (SIGINT in make check; SIGTERM and SIGHUP, the same handler, in
         # make check-full)
-        sigs=INT; [ -n "${TTS_CHECK_FULL:-}" ] && sigs="INT TERM HUP"
+        sigs="INT KILL"; [ -n "${TTS_CHECK_FULL:-}" ] && sigs="INT TERM HUP KILL"
         for sig in $sigs; do
             T=$dir/ct$sig && mkdir "$T" && rm -f slow51.req slow51.pid
             python3 -c 'import os, signal, sys
@@ -487,11 +488,9 @@ os.execvp(sys.argv[1], sys.argv[1:])' env TMPDIR="$T" TTS_S51="$dir/slow51" \
             alive=0
             [ -n "$sp" ] && kill -0 "$sp" 2>/dev/null && alive=1 && kill -9 "$sp"
             want=$((128 + $(signum $sig)))
-            case $req in "$T"/*) intmp=1 ;; *) intmp=0 ;; esac
-            [ "$rc" = $want ] && [ -n "$req" ] && [ $intmp = 1 ] && [ $alive = 0 ] &&
-                [ ! -e "$req" ] && [ -z "$(ls -A "$T")" ]
-            check $? "tts-card put-key stopped by SIG$sig: simulator killed, session folder under \$TMPDIR removed, exit $want (got $rc)"
-            case $req in /tmp/tts-card.*/req) rm -rf "${req%/req}" ;; esac
+            [ "$rc" = $want ] && [ "$req" = /dev/fd/3 ] && [ $alive = 0 ] &&
+                [ -z "$(ls -A "$T")" ]
+            check $? "tts-card put-key stopped by SIG$sig: simulator killed, its request in no named file, nothing under \$TMPDIR, exit $want (got $rc)"
         done
         ln -s victim ee.link && cp ee ee2
         "$TCARD" --image-dir "$CARD_DIR" --params 16,22 --eeprom ee2 --force export-pk -o ee.link >out 2>err &&

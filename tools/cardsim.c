@@ -1,15 +1,20 @@
 /* cardsim: batches of APDUs run through s51 (see cardsim.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* O_TMPFILE, mkostemp, wait4 */
 #include "cardsim.h"
 #include "fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -105,40 +110,100 @@ const char *card_sw_name(uint16_t sw)
     }
 }
 
-static int write_request(card_batch *b, size_t k, const char *path)
+/* A file with no name under $TMPDIR (O_TMPFILE, or a name unlinked at
+ * once): the simulator's request (it may hold a raw secret key and the
+ * PIN), its answers and its log (the card's XDATA) never outlive the
+ * processes that hold them, whatever kills them. */
+static int anon_file(void)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t)
+        t = "/tmp";
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(t, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+#endif
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/tts-card.XXXXXX", t) >= (int)sizeof path)
+        return -1;
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+static int write_all(int fd, const uint8_t *b, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, b, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The first k commands and HALT into fd (rewound). */
+static int write_request(card_batch *b, size_t k, int fd)
+{
+    size_t cap = k * 262 + 8, len = 0;
+    uint8_t *r = malloc(cap);
+    if (!r)
         return -1;
     for (size_t i = 0; i < k; i++) {
         const card_apdu *a = &b->cmd[i];
         if (a->raw_len >= 0) {
-            fwrite(a->raw, 1, (size_t)a->raw_len, f);
+            memcpy(r + len, a->raw, (size_t)a->raw_len);
+            len += (size_t)a->raw_len;
             continue;
         }
         uint8_t h[5] = {a->cla, a->ins, a->p1, a->p2, a->lc};
-        fwrite(h, 1, 5, f);
-        fwrite(a->data, 1, a->lc, f);
-        fputc(0, f); /* Le */
+        memcpy(r + len, h, 5);
+        memcpy(r + len + 5, a->data, a->lc);
+        len += 5 + (size_t)a->lc;
+        r[len++] = 0; /* Le */
     }
     /* HALT, always last (a HALT inside the batch stops the card earlier) */
     static const uint8_t halt[6] = {CARD_CLA, CARD_HALT, 0, 0, 0, 0};
-    fwrite(halt, 1, sizeof halt, f);
-    return fclose(f);
+    memcpy(r + len, halt, sizeof halt);
+    len += sizeof halt;
+    int rc = write_all(fd, r, len) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+    wipe(r, cap);
+    free(r);
+    return rc;
 }
 
-/* s51 ... with stdin "run\nquit\n"; stdout captured for the tick count. */
-static int simulate(card_batch *b, const char *req, const char *resp,
+/* Overwrite the first len bytes of fd with zeros (the request's secrets),
+ * then close it. */
+static void wipe_close(int fd)
+{
+    static const uint8_t zero[4096];
+    off_t end = lseek(fd, 0, SEEK_END);
+    for (off_t at = 0; end > 0 && at < end; at += (off_t)sizeof zero)
+        if (pwrite(fd, zero, sizeof zero, at) < 0)
+            break;
+    close(fd);
+}
+
+/* s51 with the console script on its stdin, the request on its fd 3, the
+ * answers on fd 4 (files without a name: anon_file) and its output on the
+ * log file logfd, parsed for the tick count and the XDATA dump. */
+static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
                     unsigned long long *ticks)
 {
-    char xtal[32], ifopt[8500], sopt[8500], outp[4300];
+    char xtal[32];
+    const char *ifopt = "if=xram[0xffff],in=/dev/fd/3,out=/dev/fd/4",
+               *sopt = "in=/dev/fd/3,out=/dev/fd/4";
     snprintf(xtal, sizeof xtal, "%gM", b->mhz);
-    snprintf(ifopt, sizeof ifopt, "if=xram[0xffff],in=%s,out=%s", req, resp);
-    snprintf(sopt, sizeof sopt, "in=%s,out=%s", req, resp);
-    snprintf(outp, sizeof outp, "%s.log", resp);
     int in[2];
-    if (pipe(in))
+    if (pipe2(in, O_CLOEXEC))
         return -1;
+    pid_t parent = getpid();
     /* the simulator in its own process group, listed for the signal
      * handler of tools/fileio.h (a signal kills it, not only us) */
     sigset_t all, old;
@@ -155,18 +220,25 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         return -1;
     if (pid == 0) {
         setpgid(0, 0);
+#if defined(__linux__)
+        /* a tool killed by SIGKILL takes its simulator with it */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+#else
+        (void)parent;
+#endif
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         sigprocmask(SIG_SETMASK, &old, NULL);
-        dup2(in[0], 0);
-        close(in[0]);
-        close(in[1]);
-        FILE *o = fopen(outp, "w");
-        if (!o)
+        /* fds 0..4 in place, whatever numbers the pipe and files got */
+        int fds[4] = {fcntl(in[0], F_DUPFD_CLOEXEC, 10), fcntl(logfd, F_DUPFD_CLOEXEC, 10),
+                      fcntl(reqfd, F_DUPFD_CLOEXEC, 10), fcntl(respfd, F_DUPFD_CLOEXEC, 10)};
+        if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || fds[3] < 0 || dup2(fds[0], 0) < 0 ||
+            dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 || dup2(fds[2], 3) < 0 ||
+            dup2(fds[3], 4) < 0)
             _exit(127);
-        dup2(fileno(o), 1);
-        dup2(fileno(o), 2);
         if (b->timeout > 0) { /* a CPU-time budget: the machine's load does not count */
             struct rlimit rl = {(rlim_t)b->timeout, (rlim_t)b->timeout + 1};
             setrlimit(RLIMIT_CPU, &rl);
@@ -253,8 +325,9 @@ static int simulate(card_batch *b, const char *req, const char *resp,
      * the kernel when the simulator has used b->timeout s of CPU time
      * (RLIMIT_CPU, set in the child above: SIGXCPU, then SIGKILL) */
     int st;
+    struct rusage ru;
     for (;;) {
-        pid_t w = waitpid(pid, &st, 0);
+        pid_t w = wait4(pid, &st, 0, &ru);
         if (w == pid)
             break;
         if (w < 0 && errno != EINTR) {
@@ -263,13 +336,19 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         }
     }
     fileio_child_done(pid);
-    if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL)) {
-        fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; stopped\n",
-                b->timeout);
-        unlink(outp);
+    if (WIFSIGNALED(st)) {
+        double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                     1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+        int sig = WTERMSIG(st);
+        if (sig == SIGXCPU || (sig == SIGKILL && b->timeout > 0 && cpu >= (double)b->timeout))
+            fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; "
+                    "stopped\n", b->timeout);
+        else
+            fprintf(stderr, "tts-card: the simulator was killed by signal %d (%s) after %.1f s "
+                    "of CPU time\n", sig, strsignal(sig), cpu);
         return -1;
     }
-    FILE *o = fopen(outp, "r");
+    FILE *o = lseek(logfd, 0, SEEK_SET) == 0 ? fdopen(dup(logfd), "r") : NULL;
     *ticks = 0;
     /* the dump of 0x80..0xFF, 8 bytes a line, but s51 ends a line early at a
      * code address it has run: a line holds the bytes up to the next
@@ -326,7 +405,6 @@ static int simulate(card_batch *b, const char *req, const char *resp,
         }
         fclose(o);
     }
-    unlink(outp);
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
         fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
         return -1;
@@ -356,32 +434,33 @@ static int simulate(card_batch *b, const char *req, const char *resp,
 
 static int run_k(card_batch *b, size_t k, int parse)
 {
-    /* the session folder: under $TMPDIR, listed for the signal handler;
-     * its request file may hold a raw secret key (PUT KEY, the --eeprom
-     * replay), so it is overwritten before removal, on every path */
-    char dir[4096], req[4200], resp[4200], err[512];
-    if (fileio_temp_dir(dir, sizeof dir, "tts-card", FILEIO_SECRET, err, sizeof err) !=
-        FILEIO_OK) {
-        fprintf(stderr, "tts-card: %s\n", err);
+    /* the request, the answers and the log in files without a name */
+    int reqfd = anon_file(), respfd = anon_file(), logfd = anon_file();
+    if (reqfd < 0 || respfd < 0 || logfd < 0) {
+        fprintf(stderr, "tts-card: cannot make a temporary file under %s: %s\n",
+                getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                strerror(errno));
+        if (reqfd >= 0)
+            close(reqfd);
+        if (respfd >= 0)
+            close(respfd);
+        if (logfd >= 0)
+            close(logfd);
         return -1;
     }
-    snprintf(req, sizeof req, "%s/req", dir);
-    snprintf(resp, sizeof resp, "%s/resp", dir);
-    int rc = write_request(b, k, req);
+    int rc = write_request(b, k, reqfd);
     long saved = b->timeout;
     if (!b->timeout)
         b->timeout = card_timeout(b, k);
-    FILE *f = fopen(resp, "wb");
-    if (f)
-        fclose(f);
     if (rc == 0)
-        rc = simulate(b, req, resp, &b->ticks);
+        rc = simulate(b, reqfd, respfd, logfd, &b->ticks);
     b->timeout = saved;
+    FILE *f = NULL;
     if (rc == 0 && parse) {
         free(b->resp);
         b->resp = calloc(k + 1, sizeof *b->resp);
         b->nresp = 0;
-        f = fopen(resp, "rb");
+        f = lseek(respfd, 0, SEEK_SET) == 0 ? fdopen(dup(respfd), "rb") : NULL;
         if (!b->resp || !f)
             rc = -1;
         for (size_t i = 0; rc == 0 && i <= k; i++) {
@@ -406,7 +485,9 @@ static int run_k(card_batch *b, size_t k, int parse)
             rc = -1;
         }
     }
-    fileio_temp_done(dir, 1);
+    wipe_close(reqfd);
+    wipe_close(logfd);
+    close(respfd);
     return rc;
 }
 
