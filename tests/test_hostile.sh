@@ -430,7 +430,7 @@ if [ -x "$TCARD" ] && command -v s51 >/dev/null 2>&1 && [ -f "$CARD_DIR/tts-20-2
             $C16 --force put-key c16.sec sign -o m.txt --message m.txt
         same m.txt m.orig
         check $? "... and the message is untouched"
-        refuse "named twice" "tts-card: --eeprom NEW export-pk -o NEW: refused" \
+        refuse "is the input new.ee" "tts-card: --eeprom NEW export-pk -o NEW: refused" \
             $C16 --eeprom new.ee genkey --seed seed export-pk -o new.ee
         [ ! -e new.ee ]
         check $? "... and nothing is written"

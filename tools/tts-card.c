@@ -17,13 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include <sodium.h>
 #include <tts.h>
 
+#include "card_report.h"
 #include "cardsim.h"
+#include "cardstate.h"
 #include "cli.h"
 #include "fileio.h"
 #include "ttsfile.h"
@@ -51,7 +54,8 @@ static void usage(FILE *f)
 "  --uart            use the simulated UART (images built with CARD_UART)\n"
 "  --report          print machine cycles and ms for every subcommand\n"
 "  --eeprom FILE     the card's non-volatile memory (key, PIN, signature\n"
-"                    counter): loaded at start, saved at end\n"
+"                    counter): locked and loaded at start, saved before any\n"
+"                    answer is released (a failed save fails the session)\n"
 "  --force           replace existing output files (never an input; links are\n"
 "                    replaced, not followed)\n"
 "  --armor           write keys and signatures as armored tts files (base64)\n"
@@ -72,12 +76,16 @@ static void usage(FILE *f)
 "  info                          GET INFO\n"
 "  genkey --seed FILE            SET PIN + GENERATE KEY from a 32-byte seed\n"
 "  export-pk -o FILE             all GET PK SEGMENTs, assembled: the public key\n"
+"                                (-o -: to standard output, the report to\n"
+"                                standard error)\n"
 "  put-key FILE                  SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
 "  verify                        VERIFY the PIN\n"
-"  sign [--digest HEX|FILE] [--message FILE] [-o FILE]\n"
+"  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE]\n"
 "                                VERIFY (with --pin), GET COUNTER, SIGN an\n"
-"                                m-byte digest (default: digest of the\n"
-"                                message, or of the empty message)\n"
+"                                m-byte digest (--digest: always hex;\n"
+"                                default: digest of the message, or of the\n"
+"                                empty message); the signature is verified\n"
+"                                before it is shown or written\n"
 "  counter                       GET COUNTER (the next signature's counter)\n"
 "  cycles                        GET CYCLES (cycles of the previous command)\n"
 "  apdu HEX                      send raw bytes, print La data SW\n"
@@ -209,55 +217,13 @@ static void check_output(const char *out, const char *image, const char *eeprom)
         die_input("the output is one of the inputs (the image or the EEPROM file)", out);
 }
 
-/* The image: a regular file in Intel HEX with good checksums, and a card
- * of set p that answers GET INFO within seconds (a foreign or broken
- * image is refused before the real session, not after the timeout).
- * *prof (if given): whether it answers GET PROFILE (the 4 KB ROM image
- * does not: 6D00). */
-static int image_ok(const char *image, const char *cpu, double mhz, int uart,
-                    const tts_params *p, char *why, size_t whylen, int *prof)
-{
-    size_t len;
-    uint8_t *b = NULL;
-    char err[512];
-    if (ttsfile_read_raw(image, TTSFILE_MAX_BYTES, 0, &b, &len, err, sizeof err) !=
-        TTSFILE_OK) {
-        snprintf(why, whylen, "%s", err);
-        return 0;
-    }
-    int bad = card_check_ihex(b, len, err, sizeof err) != 0;
-    tts_file_free(b, len);
-    if (bad) {
-        snprintf(why, whylen, "%s: not a card image (Intel HEX): %s", image, err);
-        return 0;
-    }
-    card_batch pb;
-    card_init(&pb, image, cpu, mhz);
-    pb.uart = uart;
-    /* CPU seconds (GET INFO on the UART image: about 8) */
-    long limit = getenv("TTS_CARD_TIMEOUT") ? atol(getenv("TTS_CARD_TIMEOUT")) : uart ? 120 : 10;
-    pb.timeout = limit = limit > 0 ? limit : 10;
-    card_add(&pb, CARD_GET_INFO, 0, 0, NULL, 0);
-    card_add(&pb, CARD_GET_PROFILE, 0, 0, NULL, 0);
-    int ok = card_run(&pb) == 0 && pb.nresp >= 2 && pb.resp[0].sw == CARD_SW_OK &&
-             pb.resp[0].len == 7 && pb.resp[0].data[0] == tts_params_m(p) &&
-             pb.resp[0].data[1] == tts_params_n(p);
-    if (prof)
-        *prof = ok && pb.resp[1].sw == CARD_SW_OK && pb.resp[1].len == 8;
-    card_free(&pb);
-    if (!ok)
-        snprintf(why, whylen, "%s: the image does not answer GET INFO as a %s card "
-                 "within %ld s of CPU time", image, tts_params_name(p), limit);
-    return ok;
-}
-
-/* image_ok or exit 2; returns whether the image has GET PROFILE */
+/* card_image_ok or exit 2; returns whether the image has GET PROFILE */
 static int check_image(const char *image, const char *cpu, double mhz, int uart,
                        const tts_params *p)
 {
     char why[1024];
     int prof = 0;
-    if (!image_ok(image, cpu, mhz, uart, p, why, sizeof why, &prof)) {
+    if (!card_image_ok(image, cpu, mhz, uart, p, why, sizeof why, &prof)) {
         fprintf(stderr, "tts-card: %s\n", why);
         exit(2);
     }
@@ -270,6 +236,63 @@ static void print_hex(FILE *f, const uint8_t *b, size_t n)
         fprintf(f, "%02X", b[i]);
 }
 
+/* The terminal's settings while the PIN prompt has turned echo off: a
+ * signal there restores them before the tool dies of it. */
+static struct termios pin_tty;
+static volatile sig_atomic_t pin_echo_off;
+static struct sigaction pin_old[3];
+static const int pin_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void pin_signal(int sig)
+{
+    if (pin_echo_off)
+        tcsetattr(0, TCSAFLUSH, &pin_tty);
+    /* the handler that was there before (the tools' clean-up, or death) */
+    for (int k = 0; k < 3; k++)
+        if (pin_sigs[k] == sig)
+            sigaction(sig, &pin_old[k], NULL);
+    raise(sig);
+}
+
+/* A line typed without echo on the terminal (or read from a pipe), at most
+ * cap bytes without its line end; NUL bytes are kept (and refused later
+ * where the PIN is set: no terminal can type one). */
+static size_t read_pin_line(char *line, size_t cap)
+{
+    struct termios t1;
+    int tty = isatty(0) && tcgetattr(0, &pin_tty) == 0;
+    if (tty) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = pin_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int k = 0; k < 3; k++)
+            sigaction(pin_sigs[k], &sa, &pin_old[k]);
+        fputs("PIN: ", stderr);
+        t1 = pin_tty;
+        t1.c_lflag &= ~(tcflag_t)ECHO;
+        pin_echo_off = 1;
+        tcsetattr(0, TCSAFLUSH, &t1);
+    }
+    size_t len = 0;
+    int c;
+    while ((c = getchar()) != EOF && c != '\n')
+        if (len < cap)
+            line[len++] = (char)c;
+        else
+            len = cap + 1; /* too long: refused by the caller */
+    if (len && len <= cap && line[len - 1] == '\r')
+        len--;
+    if (tty) {
+        tcsetattr(0, TCSAFLUSH, &pin_tty);
+        pin_echo_off = 0;
+        for (int k = 0; k < 3; k++)
+            sigaction(pin_sigs[k], &pin_old[k], NULL);
+        fputs("\n", stderr);
+    }
+    return len;
+}
+
 /* The PIN: the bytes of a private file (a final newline dropped), or with
  * "-" a line typed on the terminal without echo (or read from a pipe). */
 static size_t read_pin(const char *path, uint8_t pin[16])
@@ -277,30 +300,18 @@ static size_t read_pin(const char *path, uint8_t pin[16])
     char line[64];
     size_t len = 0;
     if (!strcmp(path, "-")) {
-        struct termios t0, t1;
-        int tty = isatty(0) && tcgetattr(0, &t0) == 0;
-        if (tty) {
-            fputs("PIN: ", stderr);
-            t1 = t0;
-            t1.c_lflag &= ~(tcflag_t)ECHO;
-            tcsetattr(0, TCSAFLUSH, &t1);
-        }
-        if (!fgets(line, sizeof line, stdin))
-            line[0] = 0;
-        if (tty) {
-            tcsetattr(0, TCSAFLUSH, &t0);
-            fputs("\n", stderr);
-        }
-        len = strcspn(line, "\r\n");
+        len = read_pin_line(line, 16);
     } else {
-        uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
+        size_t flen;
+        uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &flen);
+        len = flen;
         if (len && b[len - 1] == '\n')
             len--;
         if (len && b[len - 1] == '\r')
             len--;
         if (len <= 16)
             memcpy(line, b, len);
-        tts_file_free(b, len);
+        tts_file_free(b, flen);
     }
     if (len < 4 || len > 16) {
         sodium_memzero(line, sizeof line);
@@ -311,131 +322,32 @@ static size_t read_pin(const char *path, uint8_t pin[16])
     return len;
 }
 
-/* ---- card state as the host sees it (for --eeprom and cross-checks) ---- */
-typedef struct {
-    const tts_params *p;
-    size_t skb, pkb;
-    int active;           /* the card holds a key */
-    uint8_t *sk;          /* active key (raw), valid if active */
-    uint8_t *stage;       /* PUT KEY bytes since the last GENERATE/COMMIT */
-    uint8_t *written;     /* 1 per staged byte written */
-} card_state;
-
-static void state_init(card_state *s, const tts_params *p)
+/* A PIN to be set on the card: one a terminal can type (no NUL byte), so
+ * that `--pin -` can give it later. */
+static void check_new_pin(const uint8_t *pin, size_t len)
 {
-    s->p = p;
-    s->skb = tts_sk_bytes(p);
-    s->pkb = tts_pk_bytes(p);
-    s->active = 0;
-    s->sk = calloc(1, s->skb);
-    s->stage = calloc(1, s->skb);
-    s->written = calloc(1, s->skb);
-    if (!s->sk || !s->stage || !s->written)
-        die_input("out of memory", NULL);
+    if (memchr(pin, 0, len))
+        die_input("the PIN holds a NUL byte, which no terminal can type: refused as a new PIN",
+                  NULL);
 }
 
-static void state_free(card_state *s)
+/* The --eeprom file, held by this session (released at exit, whatever the
+ * path to it), and where the report goes (standard error when an object
+ * is written to standard output). */
+static card_store store = {.fd = -1};
+static FILE *rep;
+
+static void release_store(void)
 {
-    tts_file_free(s->sk, s->skb);
-    tts_file_free(s->stage, s->skb);
-    tts_file_free(s->written, s->skb);
-    s->sk = s->stage = s->written = NULL;
+    card_store_close(&store);
 }
 
-/* Update from one command and its answer (the card's rules of 7.2). */
-static void state_track(card_state *s, const card_apdu *a, const card_resp *r)
+/* The public key of the key the host knows the card holds, if the library
+ * accepts that key (a key it refuses has no public key to check against:
+ * the card's signatures under it are withheld). */
+static int host_key(const tts_params *p, const uint8_t *sk, uint8_t *pk)
 {
-    if (!r || (r->sw != CARD_SW_OK && !(a->ins == CARD_COMMIT_KEY && r->sw == CARD_SW_DATA)))
-        return;
-    const uint8_t *data = a->raw_len >= 0 ? a->raw + 5 : a->data;
-    uint8_t lc = a->raw_len >= 0 ? (a->raw_len > 4 ? a->raw[4] : 0) : a->lc;
-    uint8_t p1 = a->raw_len >= 0 ? a->raw[2] : a->p1, p2 = a->raw_len >= 0 ? a->raw[3] : a->p2;
-    if (a->cla != CARD_CLA)
-        return;
-    if (a->ins == CARD_GENERATE_KEY) {
-        uint8_t *pk = malloc(s->pkb);
-        if (!pk)
-            die_input("out of memory", NULL);
-        if (tts_keypair_from_seed(s->p, pk, s->sk, data) == TTS_OK)
-            s->active = 1;
-        free(pk);
-        memset(s->written, 0, s->skb);
-    } else if (a->ins == CARD_PUT_KEY) {
-        size_t off = (size_t)p1 << 8 | p2;
-        for (size_t i = 0; i < lc && off + i < s->skb; i++) {
-            s->stage[off + i] = data[i];
-            s->written[off + i] = 1;
-        }
-    } else if (a->ins == CARD_COMMIT_KEY) {
-        if (r->sw == CARD_SW_OK) {
-            memcpy(s->sk, s->stage, s->skb);
-            s->active = 1;
-        }
-        memset(s->written, 0, s->skb);
-    }
-}
-
-/* EEPROM file: "TTSCARD2", m, n, then the host's view of the card (active,
- * sk[skb], written[skb], stage[skb], for the cross-checks), then the card's
- * XDATA (CARD_XRAM_BYTES: its non-volatile memory, as the simulator left
- * it). It holds the card's secret key: written with mode 0600, and refused
- * when others may read it. Returns 1 if it read one (xram filled), 0 for a
- * fresh card. */
-static int eeprom_load(card_state *s, const char *path, uint8_t *xram)
-{
-    size_t len;
-    struct stat st;
-    if (stat(path, &st) != 0 && errno == ENOENT)
-        return 0; /* a fresh card */
-    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len);
-    if (len != 11 + 3 * s->skb + CARD_XRAM_BYTES || memcmp(b, "TTSCARD2", 8) ||
-        b[8] != tts_params_m(s->p) || b[9] != tts_params_n(s->p) || b[10] > 1) {
-        tts_file_free(b, len);
-        die_input("not an EEPROM file of this parameter set", path);
-    }
-    s->active = b[10];
-    memcpy(s->sk, b + 11, s->skb);
-    memcpy(s->written, b + 11 + s->skb, s->skb);
-    memcpy(s->stage, b + 11 + 2 * s->skb, s->skb);
-    if (xram)
-        memcpy(xram, b + 11 + 3 * s->skb, CARD_XRAM_BYTES);
-    tts_file_free(b, len);
-    return 1;
-}
-
-static void eeprom_save(const card_state *s, const char *path, const uint8_t *xram)
-{
-    size_t len = 11 + 3 * s->skb + CARD_XRAM_BYTES;
-    uint8_t *b = malloc(len);
-    if (!b)
-        die_input("out of memory", NULL);
-    memcpy(b, "TTSCARD2", 8);
-    b[8] = (uint8_t)tts_params_m(s->p);
-    b[9] = (uint8_t)tts_params_n(s->p);
-    b[10] = (uint8_t)s->active;
-    memcpy(b + 11, s->sk, s->skb);
-    memcpy(b + 11 + s->skb, s->written, s->skb);
-    memcpy(b + 11 + 2 * s->skb, s->stage, s->skb);
-    memcpy(b + 11 + 3 * s->skb, xram, CARD_XRAM_BYTES);
-    write_file_mode(path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE);
-    tts_file_free(b, len);
-}
-
-static size_t add_verify(card_batch *b, const uint8_t *pin, size_t pinlen)
-{
-    size_t k = card_add(b, CARD_VERIFY, 0, 0, pin, (uint8_t)pinlen);
-    b->cmd[k].cla = CARD_CLA_ISO;
-    return k;
-}
-
-static void add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len)
-{
-    while (len) {
-        uint8_t lc = len > 255 ? 255 : (uint8_t)len;
-        card_add(b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, buf + off, lc);
-        off += lc;
-        len -= lc;
-    }
+    return tts_sk_check(p, sk) == TTS_OK && tts_pk_from_sk(p, pk, sk) == TTS_OK;
 }
 
 /* ---- subcommands ---- */
@@ -451,68 +363,6 @@ typedef struct {
     size_t ctr_at;        /* sign: the GET COUNTER before SIGN */
     uint8_t *key;         /* put-key */
 } subcmd;
-
-static double ms_of(unsigned long long cycles, int cpc, double mhz)
-{
-    return (double)cycles * cpc / (mhz * 1000.0);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static const char *image_path(const char *dir, const tts_params *p, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/%s.ihx", dir, tts_params_id(p));
-    return buf;
-}
-
-/* iram from IMAGE minus .ihx plus .sizes ("iram N" line), or -1 */
-static long image_iram(const char *image, long *code, long *xdata)
-{
-    char path[4096];
-    size_t l = strlen(image);
-    if (l > 4 && strcmp(image + l - 4, ".ihx") == 0)
-        l -= 4;
-    snprintf(path, sizeof path, "%.*s.sizes", (int)l, image);
-    FILE *f = fopen(path, "r");
-    long iram = -1, v;
-    char key[64];
-    if (code) *code = -1;
-    if (xdata) *xdata = -1;
-    if (!f)
-        return -1;
-    while (fscanf(f, "%63s %ld", key, &v) == 2) {
-        if (!strcmp(key, "iram")) iram = v;
-        if (!strcmp(key, "code") && code) *code = v;
-        if (!strcmp(key, "xdata") && xdata) *xdata = v;
-    }
-    fclose(f);
-    return iram;
-}
-
-/* the value of KEY in IMAGE's .sizes file, or -1 */
-static long image_size(const char *image, const char *want)
-{
-    char path[4096], key[64];
-    size_t l = strlen(image);
-    long v, r = -1;
-    if (l > 4 && strcmp(image + l - 4, ".ihx") == 0)
-        l -= 4;
-    snprintf(path, sizeof path, "%.*s.sizes", (int)l, image);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    while (fscanf(f, "%63s %li", key, &v) == 2)
-        if (!strcmp(key, want))
-            r = v;
-    fclose(f);
-    return r;
-}
-
-static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
-                      const char *cpu);
 
 /* The subcommand list (cap entries, nsc used): put-key's copies of the
  * secret key wiped, then the list. */
@@ -531,6 +381,7 @@ int main(int argc, char **argv)
     const char *dir = getenv("TTS_CARD_DIR"), *pinfile = NULL;
     double mhz = 3.57;
     int report = 0, uart = 0, verbose = 0, i = 1, params_given = 0, cpu_given = 0;
+    int to_stdout = 0; /* objects written to standard output (-o -) */
     unsigned long long cut = 0;
     unsigned watch = 0;
     int watch_hits = 0, watch_read = 0;
@@ -552,6 +403,7 @@ int main(int argc, char **argv)
         {"watch", 0, &o_watch, NULL},     {"cut", 0, &o_cut, NULL},
         {"mhz", 0, &o_mhz, NULL},         CLI_OPT_END};
     cli_prog = "tts-card";
+    atexit(release_store);
     if ((i = cli_parse_head(argc, argv, opts)) < 0)
         return 2;
     if (o_help) { usage(stdout); return 0; }
@@ -571,8 +423,11 @@ int main(int argc, char **argv)
     }
     if (o_cut) {
         char *e;
+        errno = 0;
         cut = strtoull(o_cut, &e, 10);
-        if (*e || !cut) die_input("bad --cut", o_cut);
+        /* (strtoull takes "-5" as a huge count: digits only) */
+        if (*e || !cut || o_cut[0] < '0' || o_cut[0] > '9' || errno == ERANGE)
+            die_input("bad --cut (a count of instructions, 1 or more)", o_cut);
     }
     if (o_mhz) {
         char *e;
@@ -601,7 +456,7 @@ int main(int argc, char **argv)
         const tts_params *only = NULL;
         if (params_given && !(only = tts_params_get(params)))
             die_input("unknown parameter set", params);
-        return report_all(dir, mhz, verbose, only, cpu_given ? cpu : NULL);
+        return card_report_all(dir, mhz, verbose, only, cpu_given ? cpu : NULL);
     }
     const tts_params *p = tts_params_get(params);
     if (!p)
@@ -612,7 +467,7 @@ int main(int argc, char **argv)
     const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
     char ibuf[4096];
     if (!image) {
-        image = image_path(dir, p, ibuf, sizeof ibuf);
+        image = card_image_path(dir, p, ibuf, sizeof ibuf);
         if (!strcmp(cpu, "8051")) /* the 128-byte family */
             snprintf(ibuf, sizeof ibuf, "%s/%s-128.ihx", dir, tts_params_id(p));
     }
@@ -621,7 +476,7 @@ int main(int argc, char **argv)
         die_input("no card image", image);
     /* the documented refusal first: a larger image would only time out */
     if (!strcmp(cpu, "8051")) {
-        long iram = image_iram(image, NULL, NULL);
+        long iram = card_image_iram(image, NULL, NULL);
         if (iram < 0 || iram > 128)
             die_input("--cpu 8051 needs an image whose internal RAM fits 128 bytes", image);
     }
@@ -630,11 +485,18 @@ int main(int argc, char **argv)
     if (pinfile)
         pinlen = read_pin(pinfile, pin);
     card_state cs;
-    state_init(&cs, p);
     uint8_t *xram = malloc(CARD_XRAM_BYTES);
-    if (!xram)
+    card_state hs; /* the state before the subcommands, for the cross-checks */
+    if (!xram || card_state_init(&cs, p) != 0 || card_state_init(&hs, p) != 0)
         die_input("out of memory", NULL);
-    int restored = eeprom && eeprom_load(&cs, eeprom, xram);
+    /* the state file: locked from here until the new state is stored */
+    int restored = 0;
+    if (eeprom) {
+        char err[512] = "";
+        if (card_store_open(&store, eeprom, &cs, xram, &restored, err, sizeof err) != 0)
+            die_input(err, NULL);
+        card_state_copy(&hs, &cs);
+    }
     card_batch b;
     card_init(&b, image, cpu, mhz);
     b.uart = uart;
@@ -666,6 +528,7 @@ int main(int argc, char **argv)
             read_exact(argv[i + 1], s->seed, 32, "a seed", TTSFILE_PRIVATE);
             i += 2;
             if (!pinlen) die_input("genkey needs --pin (the PIN of the new key)", NULL);
+            check_new_pin(pin, pinlen);
             card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
             card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
         } else if (!strcmp(w, "export-pk")) {
@@ -673,6 +536,7 @@ int main(int argc, char **argv)
             if (i + 1 >= argc || strcmp(argv[i], "-o")) die_input("export-pk needs -o FILE", NULL);
             s->out = argv[i + 1];
             check_output(s->out, image, eeprom);
+            to_stdout += !strcmp(s->out, "-");
             i += 2;
             for (size_t g = 0; g < nseg; g++) {
                 card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
@@ -685,8 +549,15 @@ int main(int argc, char **argv)
             s->key = malloc(skb);
             if (!s->key)
                 die_input("out of memory", NULL);
-            read_secret_key(argv[i++], p, s->key);
+            read_secret_key(argv[i], p, s->key);
+            /* as tts sign does: a key the library refuses never reaches a
+             * card (the ROM image without COMMIT's check would take it) */
+            if (tts_sk_check(p, s->key) != TTS_OK)
+                die_input("not a valid secret key (the library's key check refuses it); "
+                          "nothing sent to the card", argv[i]);
+            i++;
             if (!pinlen) die_input("put-key needs --pin (the PIN of the new key)", NULL);
+            check_new_pin(pin, pinlen);
             card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
             for (size_t off = 0; off < skb; off += 255) {
                 size_t len = skb - off < 255 ? skb - off : 255;
@@ -699,19 +570,29 @@ int main(int argc, char **argv)
             s->kind = SC_SIGN;
             int have_digest = 0;
             const char *msgfile = NULL;
-            while (i + 1 < argc && (!strcmp(argv[i], "--digest") ||
+            while (i + 1 < argc && (!strcmp(argv[i], "--digest") || !strcmp(argv[i], "--digest-file") ||
                                     !strcmp(argv[i], "--message") || !strcmp(argv[i], "-o"))) {
                 const char *o = argv[i], *val = argv[i + 1];
                 i += 2;
-                if (!strcmp(o, "-o")) { s->out = val; check_output(val, image, eeprom); }
-                else if (!strcmp(o, "--message")) msgfile = val;
-                else {
-                    have_digest = 1;
-                    if (stat(val, &st) == 0) read_exact(val, s->digest, m, "a digest", 0);
-                    else if (cli_hex(val, strlen(val), s->digest, m) != (long)m)
-                        die_input("--digest needs m bytes of hex or a file", val);
+                if (!strcmp(o, "-o")) {
+                    s->out = val;
+                    check_output(val, image, eeprom);
+                    to_stdout += !strcmp(val, "-");
+                } else if (!strcmp(o, "--message")) {
+                    msgfile = val;
+                } else if (have_digest++) {
+                    die_input("sign takes one --digest or --digest-file", val);
+                } else if (!strcmp(o, "--digest-file")) {
+                    read_exact(val, s->digest, m, "a digest", 0);
+                } else if (cli_hex(val, strlen(val), s->digest, m) != (long)m) {
+                    /* always hex: a file of that name is never read */
+                    fprintf(stderr, "tts-card: --digest needs %u bytes of hex (%u digits); "
+                            "a digest in a file: --digest-file FILE\n", m, 2 * m);
+                    exit(2);
                 }
             }
+            if (have_digest && msgfile)
+                die_input("sign: give --digest, --digest-file or --message, not two", msgfile);
             if (!have_digest) {
                 size_t ml = 0;
                 uint8_t *msg = msgfile ? read_file(msgfile, MESSAGE_MAX_BYTES, 0, &ml) : NULL;
@@ -719,13 +600,13 @@ int main(int argc, char **argv)
                 tts_file_free(msg, ml);
             }
             if (pinlen)
-                add_verify(&b, pin, pinlen);
+                card_add_verify(&b, pin, pinlen);
             s->ctr_at = card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
             card_add(&b, CARD_SIGN, 0, 0, s->digest, (uint8_t)m);
         } else if (!strcmp(w, "verify")) {
             s->kind = SC_VERIFY;
             if (!pinlen) die_input("verify needs --pin", NULL);
-            add_verify(&b, pin, pinlen);
+            card_add_verify(&b, pin, pinlen);
         } else if (!strcmp(w, "counter")) {
             s->kind = SC_COUNTER;
             card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
@@ -764,25 +645,44 @@ int main(int argc, char **argv)
                                        err, sizeof err) != FILEIO_OK)
             die_input(err, NULL);
     }
+    /* an object on standard output: the report goes to standard error,
+     * and binary never to a terminal */
+    if (to_stdout > 1)
+        die_input("one output at most may be standard output (-o -)", NULL);
+    if (to_stdout && !out_armor && isatty(STDOUT_FILENO))
+        die_input("refusing to write binary data to a terminal; use -o FILE or --armor", NULL);
+    rep = to_stdout ? stderr : stdout;
     if (card_run(&b) != 0)
         exit(2); /* card_run said why */
+    for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
+        card_state_track(&cs, &b.cmd[k], &b.resp[k]);
+    /* nothing leaves the session (no answer printed, no file, no exit 0)
+     * before the card's new state is stored: a failed save is a failed
+     * session, or a wrong PIN would be answered again and a counter reused */
+    if (eeprom) {
+        char err[512] = "";
+        if (card_store_save(&store, &cs, xram, err, sizeof err) != 0) {
+            fprintf(stderr, "tts-card: cannot store the card's state, the session failed and "
+                            "its answers are withheld: %s\n", err);
+            exit(2);
+        }
+        card_store_close(&store);
+    }
     int status = 0;
     for (int h = 0; h < watch_hits; h++)
-        printf("watch: %s %d %s 0x%04X after %llu instructions\n", watch_read ? "read" : "write",
-               h + 1, watch_read ? "of" : "to", watch - 1, b.watch_at[h]);
+        fprintf(rep, "watch: %s %d %s 0x%04X after %llu instructions\n",
+                watch_read ? "read" : "write", h + 1, watch_read ? "of" : "to", watch - 1,
+                b.watch_at[h]);
     if (watch || cut)
-        printf("instructions: %llu\n", b.insts);
-    for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
-        state_track(&cs, &b.cmd[k], &b.resp[k]);
+        fprintf(rep, "instructions: %llu\n", b.insts);
     if (cut) { /* a power cut: the state as it was left, no answer checked */
-        printf("cut: after %llu instructions, %zu of %zu commands answered\n", cut, b.nresp,
-               b.ncmd);
-        if (eeprom)
-            eeprom_save(&cs, eeprom, xram);
+        fprintf(rep, "cut: after %llu instructions, %zu of %zu commands answered\n", cut,
+                b.nresp, b.ncmd);
         sodium_memzero(pin, sizeof pin);
         tts_file_free(xram, CARD_XRAM_BYTES);
         subcmds_free(sc, nsc, (size_t)argc, skb);
-        state_free(&cs);
+        card_state_free(&hs);
+        card_state_free(&cs);
         card_free(&b);
         return 0;
     }
@@ -793,13 +693,9 @@ int main(int argc, char **argv)
     if (!hsk || !hpk)
         die_input("out of memory", NULL);
     size_t k0 = 0;
-    card_state hs; /* the state before the subcommands */
-    state_init(&hs, p);
-    if (eeprom)
-        eeprom_load(&hs, eeprom, NULL);
     if (hs.active) {
         memcpy(hsk, hs.sk, skb);
-        hkey = tts_pk_from_sk(p, hpk, hsk) == TTS_OK;
+        hkey = host_key(p, hsk, hpk);
     }
     int cpc = card_clocks_per_cycle(cpu);
     for (size_t s = 0; s < nsc; s++) {
@@ -827,16 +723,16 @@ int main(int argc, char **argv)
             }
         }
         for (size_t k = k0; k < c->first + c->count; k++)
-            state_track(&hs, &b.cmd[k], &b.resp[k]);
+            card_state_track(&hs, &b.cmd[k], &b.resp[k]);
         k0 = c->first + c->count;
         if (hs.active && memcmp(hs.sk, hsk, skb) != 0 ? 1 : (hs.active && !hkey)) {
             memcpy(hsk, hs.sk, skb);
-            hkey = tts_pk_from_sk(p, hpk, hsk) == TTS_OK;
+            hkey = host_key(p, hsk, hpk);
         }
         if (bad) {
             status = 1;
         } else if (c->kind == SC_INFO) {
-            printf("info: %s m=%u n=%u v=%u a=%u b=%u format=%u segment=%u\n",
+            fprintf(rep, "info: %s m=%u n=%u v=%u a=%u b=%u format=%u segment=%u\n",
                    tts_params_name(p), r->data[0], r->data[1], r->data[2],
                    r->data[3], r->data[4], r->data[5], r->data[6]);
             if (r->len != 7 || r->data[0] != m || r->data[1] != n) {
@@ -844,7 +740,7 @@ int main(int argc, char **argv)
                 status = 1;
             }
         } else if (c->kind == SC_GENKEY) {
-            printf("genkey: ok\n");
+            fprintf(rep, "genkey: ok\n");
         } else if (c->kind == SC_EXPORT) {
             uint8_t *pk = malloc(pkb);
             size_t got = 0;
@@ -864,29 +760,31 @@ int main(int argc, char **argv)
                 got += want;
             }
             if (got == pkb) {
-                write_object(c->out, TTS_FILE_PUBLIC_KEY, p, pk);
-                if (hkey) {
-                    int same = memcmp(pk, hpk, pkb) == 0;
-                    printf("export-pk: %zu bytes to %s (%s the host's public key)\n",
-                           pkb, c->out, same ? "equals" : "DIFFERS FROM");
-                    if (!same)
-                        status = 1;
-                } else {
-                    printf("export-pk: %zu bytes to %s\n", pkb, c->out);
-                }
+                /* a key that differs from the host's is reported, not written */
+                int same = !hkey || memcmp(pk, hpk, pkb) == 0;
+                if (same)
+                    write_object(c->out, TTS_FILE_PUBLIC_KEY, p, pk);
+                fprintf(rep, "export-pk: %zu bytes %s %s%s\n", pkb, same ? "to" : "NOT written to",
+                        fileio_display(c->out),
+                        !hkey ? "" : same ? " (equals the host's public key)"
+                                          : " (DIFFERS FROM the host's public key)");
+                if (!same)
+                    status = 1;
             }
             free(pk);
         } else if (c->kind == SC_PUT) {
-            printf("put-key: committed\n");
+            fprintf(rep, "put-key: committed\n");
         } else if (c->kind == SC_SIGN) {
-            uint32_t ctr = be32(b.resp[c->ctr_at].data);
-            printf("counter: %u\n", ctr);
-            printf("sig: ");
-            print_hex(stdout, r->data, r->len);
-            printf("\n");
-            if (c->out && r->len == n)
-                write_object(c->out, TTS_FILE_SIGNATURE, p, r->data);
-            if (hkey) {
+            /* every signature the card returns is verified under the public
+             * key of the key the host knows it holds, before it is shown or
+             * written: a faulty key's signatures leak that key */
+            uint32_t ctr = card_be32(b.resp[c->ctr_at].data);
+            fprintf(rep, "counter: %u\n", ctr);
+            if (!hkey) {
+                fprintf(stderr, "tts-card: sign: the host knows no valid key of this card to "
+                        "verify its signature with: withheld\n");
+                status = 1;
+            } else {
                 uint8_t hsig[TTS_MAX_N], key[32];
                 tts_stream rng;
                 tts_card_stream_key(p, key, hsk, ctr, c->digest);
@@ -896,25 +794,36 @@ int main(int argc, char **argv)
                 int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
                 unsigned calls = rng.calls; /* before the wipe */
                 tts_stream_wipe(&rng);
-                int ok = tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
-                printf("sign: %s the host's signature (%u attempt%s), %s\n",
-                       same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
-                       ok ? "verifies" : "DOES NOT VERIFY");
+                int ok = r->len == n && tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
+                if (ok) {
+                    fprintf(rep, "sig: ");
+                    print_hex(rep, r->data, r->len);
+                    fprintf(rep, "\n");
+                    if (c->out)
+                        write_object(c->out, TTS_FILE_SIGNATURE, p, r->data);
+                } else {
+                    fprintf(stderr, "tts-card: sign: the card's signature does not verify "
+                            "under its key's public key: withheld%s\n",
+                            c->out ? ", nothing written" : "");
+                }
+                fprintf(rep, "sign: %s the host's signature (%u attempt%s), %s\n",
+                        same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
+                        ok ? "verifies" : "DOES NOT VERIFY");
                 if (!same || !ok)
                     status = 1;
             }
         } else if (c->kind == SC_CYCLES) {
-            uint32_t cy = be32(r->data);
-            printf("cycles: %u (%.2f ms at %g MHz, %s)\n", cy, ms_of(cy, 12, mhz), mhz,
+            uint32_t cy = card_be32(r->data);
+            fprintf(rep, "cycles: %u (%.2f ms at %g MHz, %s)\n", cy, card_ms_of(cy, 12, mhz), mhz,
                    cpc == 12 ? "12T" : "timer count; 4T cores: use --report");
         } else if (c->kind == SC_VERIFY) {
-            printf("verify: ok\n");
+            fprintf(rep, "verify: ok\n");
         } else if (c->kind == SC_COUNTER) {
-            printf("counter: %u\n", be32(r->data));
+            fprintf(rep, "counter: %u\n", card_be32(r->data));
         } else if (c->kind == SC_APDU) {
-            printf("apdu: %02X ", r->len);
-            print_hex(stdout, r->data, r->len);
-            printf("%s%04X\n", r->len ? " " : "", r->sw);
+            fprintf(rep, "apdu: %02X ", r->len);
+            print_hex(rep, r->data, r->len);
+            fprintf(rep, "%s%04X\n", r->len ? " " : "", r->sw);
             if (r->sw != CARD_SW_OK)
                 status = 1;
         }
@@ -924,301 +833,36 @@ int main(int argc, char **argv)
             unsigned long long cy = 0, ch = 0;
             for (size_t k = c->first; k < c->first + c->count; k++)
                 if (b.cmd[k].ins == CARD_GET_CYCLES && b.cmd[k].raw_len < 0 && c->kind != SC_CYCLES)
-                    cy += be32(b.resp[k].data);
-            cy += be32(b.resp[c->prof].data);
-            ch = prof_ok ? be32(b.resp[c->prof].data + 4) : 0;
+                    cy += card_be32(b.resp[k].data);
+            cy += card_be32(b.resp[c->prof].data);
+            ch = prof_ok ? card_be32(b.resp[c->prof].data + 4) : 0;
             if (cpc == 12) {
-                printf("report: %-9s %10llu cycles %10.2f ms", c->name, cy, ms_of(cy, 12, mhz));
+                fprintf(rep, "report: %-9s %10llu cycles %10.2f ms", c->name, cy, card_ms_of(cy, 12, mhz));
                 if (c->kind == SC_SIGN && prof_ok)
-                    printf("  (ChaCha20 %llu cycles %.2f ms, core %llu cycles %.2f ms)", ch,
-                           ms_of(ch, 12, mhz), cy - ch, ms_of(cy - ch, 12, mhz));
+                    fprintf(rep, "  (ChaCha20 %llu cycles %.2f ms, core %llu cycles %.2f ms)", ch,
+                           card_ms_of(ch, 12, mhz), cy - ch, card_ms_of(cy - ch, 12, mhz));
                 else if (c->kind == SC_SIGN)
-                    printf("  (ChaCha20 not counted apart: the image has no GET PROFILE)");
-                printf("  [%s, %g MHz]\n", cpu, mhz);
+                    fprintf(rep, "  (ChaCha20 not counted apart: the image has no GET PROFILE)");
+                fprintf(rep, "  [%s, %g MHz]\n", cpu, mhz);
             } else {
                 unsigned long long t1 = card_ticks_prefix(&b, c->first + c->count);
                 /* (sign: SIGN alone, not the VERIFY and GET COUNTER before it) */
                 unsigned long long t0 = card_ticks_prefix(&b, c->first + c->count -
                                                               (c->kind == SC_SIGN ? 1 : c->count));
                 unsigned long long d = t1 > t0 ? t1 - t0 : 0;
-                printf("report: %-9s %10llu cycles %10.2f ms  [%s, %g MHz, from %llu simulated ticks]\n",
+                fprintf(rep, "report: %-9s %10llu cycles %10.2f ms  [%s, %g MHz, from %llu simulated ticks]\n",
                        c->name, d / cpc, d / (mhz * 1000.0), cpu, mhz, d);
             }
         }
     }
-    if (eeprom)
-        eeprom_save(&cs, eeprom, xram);
     /* secrets: the key copies, put-key buffers, the PIN, the card's memory */
     sodium_memzero(pin, sizeof pin);
     tts_file_free(xram, CARD_XRAM_BYTES);
     subcmds_free(sc, nsc, (size_t)argc, skb);
     tts_file_free(hsk, skb);
     free(hpk);
-    state_free(&hs);
-    state_free(&cs);
+    card_state_free(&hs);
+    card_state_free(&cs);
     card_free(&b);
     return status;
-}
-
-/* ---- report: the card table for all eight sets beside table D ---- */
-static int measure_set(const tts_params *p, const char *image, const char *cpu,
-                       double mhz, int verbose, double *sign_ms, double *core_ms,
-                       double *chacha_ms, unsigned *attempts, double *keygen_s, int rom,
-                       int prof)
-{
-    const unsigned m = tts_params_m(p);
-    const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
-    const size_t nseg = (pkb / m + 255 / m - 1) / (255 / m);
-    uint8_t seed[32], *pk = malloc(pkb), *sk = malloc(skb), digest[TTS_MAX_M];
-    static const uint8_t pin[4] = {'1', '2', '3', '4'};
-    int cpc = card_clocks_per_cycle(cpu), rc = 0;
-    for (int k = 0; k < 32; k++)
-        seed[k] = (uint8_t)k;
-    tts_keypair_from_seed(p, pk, sk, seed);
-    /* a digest 5A.. that signs in a single attempt (the usual case) with
-     * counter 0, the first signature of a fresh card */
-    memset(digest, 0x5A, sizeof digest);
-    for (int t = 0;; t++) {
-        tts_stream r;
-        uint8_t sig[TTS_MAX_N], key[32];
-        digest[m - 1] = (uint8_t)(0x5A + t);
-        tts_card_stream_key(p, key, sk, 0, digest);
-        tts_stream_init(&r, key);
-        (void)tts_sign_digest(p, sig, digest, sk, tts_stream_rng, &r);
-        tts_stream_wipe(&r);
-        if (r.calls == 1 || t == 255) {
-            *attempts = r.calls;
-            break;
-        }
-    }
-    card_batch b;
-    card_init(&b, image, cpu, mhz);
-    b.verbose = verbose;
-    card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
-    add_put(&b, sk, 0, skb);
-    card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
-    add_verify(&b, pin, sizeof pin);
-    size_t isign = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
-    card_add(&b, prof ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);
-    /* (the ROM family has no key generation and no export) */
-    size_t igen = b.ncmd;
-    if (!rom) {
-        card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
-        igen = card_add(&b, CARD_GENERATE_KEY, 0, 0, seed, 32);
-        card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-        for (size_t g = 0; g < nseg; g++) {
-            card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
-            card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-        }
-    }
-    if (card_run(&b) != 0) {
-        rc = -1;
-    } else {
-        for (size_t k = 0; k < b.nresp; k++)
-            if (b.resp[k].sw != CARD_SW_OK)
-                rc = -1;
-        uint32_t cy = be32(b.resp[isign + 1].data), ch = prof ? be32(b.resp[isign + 1].data + 4) : 0;
-        unsigned long long kg = 0;
-        for (size_t k = igen + 1; k < b.ncmd; k += 2)
-            kg += be32(b.resp[k].data);
-        if (cpc == 12) {
-            *sign_ms = ms_of(cy, 12, mhz);
-            *core_ms = ms_of(cy - ch, 12, mhz);
-            *chacha_ms = ms_of(ch, 12, mhz);
-            *keygen_s = ms_of(kg, 12, mhz) / 1000.0;
-        } else {
-            unsigned long long t0 = card_ticks_prefix(&b, isign);
-            unsigned long long t1 = card_ticks_prefix(&b, isign + 1);
-            unsigned long long t2 = card_ticks_prefix(&b, igen);
-            double f = 1.0 / (mhz * 1000.0);
-            *sign_ms = (double)(t1 - t0) * f;
-            /* the 12T ChaCha share scaled by the tick ratio */
-            *chacha_ms = cy ? *sign_ms * ((double)ch / cy) : 0;
-            *core_ms = *sign_ms - *chacha_ms;
-            *keygen_s = rom ? 0 : (double)(b.ticks - t2) * f / 1000.0;
-        }
-        if (!prof) { /* no GET PROFILE: SIGN's total alone */
-            *chacha_ms = -1;
-            *core_ms = -1;
-        }
-    }
-    card_free(&b);
-    free(pk);
-    free(sk);
-    return rc;
-}
-
-/* measure_set after the image check of every other subcommand: a garbage
- * or missing image fails in seconds, not after the measurement's budget. */
-static int measure_checked(const tts_params *p, const char *img, const char *cpu, double mhz,
-                           int verbose, double *sm, double *cm, double *hm, unsigned *att,
-                           double *ks, int rom)
-{
-    char why[1024];
-    int prof = 0;
-    if (!image_ok(img, cpu, mhz, 0, p, why, sizeof why, &prof)) {
-        fprintf(stderr, "tts-card: report: %s\n", why);
-        return -1;
-    }
-    return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom, prof);
-}
-
-/* One image of a -t 8051 table (the 128-byte and ROM families): its sizes
- * and measure_checked; a failure prints the set's "(failed)" row and sets
- * *rc. Returns 0 when the row is to be printed. */
-static int measure_8051_row(const tts_params *p, const char *img, double mhz, int verbose,
-                            int rom, double *sm, double *cm, double *hm, double *ks, long *code,
-                            long *xd, long *iram, int *rc)
-{
-    unsigned att;
-    *iram = image_iram(img, code, xd);
-    if (measure_checked(p, img, "8051", mhz, verbose, sm, cm, hm, &att, ks, rom)) {
-        printf("| %s | (failed) |\n", tts_params_name(p));
-        *rc = 1;
-        return -1;
-    }
-    return 0;
-}
-
-/* The image families, in the order of the report's tables: the file
- * suffix, whether the family is the ROM one (personalised by PUT KEY,
- * signing alone, n <= 32), and whether it has TTS(20,28)'s image alone
- * (the 4 KB image within 224 ms). */
-static const struct card_family {
-    const char *suffix;
-    int rom, only_20_28;
-} card_families[] = {
-    {"", 0, 0}, {"-128", 0, 0}, {"-rom", 1, 0}, {"-rom4k", 1, 0}, {"-rom4k-nocheck", 1, 1},
-};
-#define N_FAMILIES (sizeof card_families / sizeof card_families[0])
-#define FAM_ROM 2 /* the first ROM family */
-
-static int family_has(const struct card_family *f, const tts_params *p)
-{
-    return !(f->rom && tts_params_n(p) > 32) &&
-           !(f->only_20_28 && (tts_params_m(p) != 20 || tts_params_n(p) != 28));
-}
-
-/* The tables for every set and image family (the ROM family: its sign
- * figures alone, it has no key generation); only (--params) and
- * cpu (--cpu) narrow them when given. */
-static int report_all(const char *dir, double mhz, int verbose, const tts_params *only,
-                      const char *cpu)
-{
-    static const char *const cpus[2] = {"8032", "DS320"};
-    int main_table = !cpu || strcmp(cpu, "8051"), small_table = !cpu || !strcmp(cpu, "8051");
-    printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
-           "4T = -t DS320 simulated-tick differences). Signing: one attempt, counter 0, digest\n"
-           "5A..5A xx, the stream key derived on card included; \"core\" = SIGN minus the two\n"
-           "ChaCha20 blocks it computed (the stream key's and the vinegar's).\n\n", mhz);
-    int rc = 0;
-    if (main_table) {
-        printf("| set | sign 12T ms (core + ChaCha20) | sign 4T ms (core + ChaCha20) | keygen+pk 12T s | keygen+pk 4T s | code B | iram B | xdata B |\n");
-        printf("|---|---|---|---|---|---|---|---|\n");
-    }
-    for (size_t s = 0; main_table && s < tts_params_count(); s++) {
-        const tts_params *p = tts_params_at(s);
-        if (only && p != only)
-            continue;
-        char ib[4096];
-        const char *img = image_path(dir, p, ib, sizeof ib);
-        double sm[2] = {0}, cm[2] = {0}, hm[2] = {0}, ks[2] = {0};
-        unsigned att;
-        long code, xd, iram = image_iram(img, &code, &xd);
-        int bad = 0;
-        for (int c = 0; c < 2 && !bad; c++)
-            if (!cpu || !strcmp(cpu, cpus[c]))
-                bad = measure_checked(p, img, cpus[c], mhz, verbose, &sm[c], &cm[c], &hm[c],
-                                      &att, &ks[c], 0) != 0;
-        if (bad) {
-            printf("| %s | (failed) |\n", tts_params_name(p));
-            rc = 1;
-            continue;
-        }
-        printf("| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %.1f | %.1f | %ld | %ld | %ld |\n",
-               tts_params_name(p), sm[0], cm[0], hm[0], sm[1], cm[1], hm[1], ks[0], ks[1],
-               code, iram, xd);
-        fflush(stdout);
-    }
-    if (small_table) {
-        printf("\n128-byte family (tts-M-N-128.ihx, -t 8051, GET CYCLES):\n\n");
-        printf("| set | sign 12T ms (core + ChaCha20) | keygen+pk 12T s | code B | iram B | xdata B |\n");
-        printf("|---|---|---|---|---|---|\n");
-    }
-    for (size_t s = 0; small_table && s < tts_params_count(); s++) {
-        const tts_params *p = tts_params_at(s);
-        if (only && p != only)
-            continue;
-        char ib[4096];
-        snprintf(ib, sizeof ib, "%s/%s-128.ihx", dir, tts_params_id(p));
-        double sm, cm, hm, ks;
-        long code, xd, iram;
-        if (measure_8051_row(p, ib, mhz, verbose, 0, &sm, &cm, &hm, &ks, &code, &xd, &iram, &rc))
-            continue;
-        printf("| %s | %.1f (%.1f + %.1f) | %.1f | %ld | %ld | %ld |\n", tts_params_name(p),
-               sm, cm, hm, ks, code, iram, xd);
-        fflush(stdout);
-    }
-    /* the ROM family, its 4 KB images, and TTS(20,28)'s 4 KB image within
-     * 224 ms (66,640 machine cycles at 3.57 MHz, 12T) */
-    for (size_t fi = FAM_ROM; fi < N_FAMILIES && small_table; fi++) {
-        const struct card_family *f = &card_families[fi];
-        const size_t fam = fi - FAM_ROM;
-        if (fam == 0)
-            printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
-                   "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
-        else if (fam == 1)
-            printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, its\n"
-                   "ChaCha20 rounds rolled, its layers by Gauss-Jordan, no GET PROFILE; -t 8051,\n"
-                   "GET CYCLES):\n\n");
-        else
-            printf("\n4 KB image within 224 ms (tts-20-28-rom4k-nocheck.ihx: the ROM image without\n"
-                   "COMMIT KEY's check of the key and without GET PROFILE, its matvec four rows a\n"
-                   "pass; TTS(20,28) alone; -t 8051, GET CYCLES):\n\n");
-        printf("| set | sign 12T ms%s | sign cycles%s | code B | last code byte | iram B | key B | xdata B |\n",
-               fam ? "" : " (core + ChaCha20)", fam == 2 ? " (224 ms: 66640)" : "");
-        printf("|---|---|---|---|---|---|---|---|\n");
-        for (size_t s = 0; s < tts_params_count(); s++) {
-            const tts_params *p = tts_params_at(s);
-            if ((only && p != only) || !family_has(f, p))
-                continue;
-            char ib[4096], split[64] = "";
-            snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), f->suffix);
-            double sm, cm, hm, ks;
-            long code, xd, iram;
-            if (measure_8051_row(p, ib, mhz, verbose, 1, &sm, &cm, &hm, &ks, &code, &xd, &iram,
-                                 &rc))
-                continue;
-            if (hm >= 0)
-                snprintf(split, sizeof split, " (%.1f + %.1f)", cm, hm);
-            printf("| %s | %.1f%s | %.0f | %ld | 0x%04lX | %ld | %ld | %ld |\n", tts_params_name(p),
-                   sm, split, sm * mhz * 1000.0 / 12.0, code, image_size(ib, "code_end"), iram,
-                   image_size(ib, "xdata_key"), xd);
-            fflush(stdout);
-        }
-    }
-    printf("\nMemory budget (bytes, from the build's .sizes): non-volatile = the active key\n"
-           "(internal form) + the PUT KEY staging copy and bitmap (also the journal's) + the\n"
-           "state (flags, PIN tries, signature counter, PIN and stream secret with their staged\n"
-           "copies); XRAM work per command beyond them (the 2 x 255 B command/response buffers\n"
-           "apart).\n\n");
-    printf("| image | iram | NV key | NV staging | NV state | SIGN | GENERATE KEY | COMMIT KEY | GET PK SEGMENT | code | signing path |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t s = 0; s < N_FAMILIES * tts_params_count(); s++) {
-        const tts_params *p = tts_params_at(s % tts_params_count());
-        const struct card_family *f = &card_families[s / tts_params_count()];
-        if ((only && p != only) || !family_has(f, p))
-            continue;
-        char ib[4096];
-        snprintf(ib, sizeof ib, "%s/%s%s.ihx", dir, tts_params_id(p), f->suffix);
-        printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", strrchr(ib, '/') + 1,
-               image_size(ib, "iram"), image_size(ib, "xdata_key"), image_size(ib, "xdata_stage"),
-               image_size(ib, "xdata_nv_state"), image_size(ib, "work_sign"), image_size(ib, "work_genkey"),
-               image_size(ib, "work_commit"), image_size(ib, "work_pk"),
-               image_size(ib, "code"), image_size(ib, "sign_code"));
-    }
-    printf("\nTable D (2004, hand assembly): TTS(20,28) i8032AH 12T 3.57 MHz: sign 198 ms, code 1.5 KB,\n"
-           "RAM 128 B, keygen 62 s; W77E58 4T: sign 99 ms, keygen 29 s. TTS(24,32): i8051AH 284 ms,\n"
-           "W77E58 112 ms; keygen 170 s (12T), 79 s (4T).\n");
-    return rc;
 }
