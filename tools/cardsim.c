@@ -336,18 +336,6 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         }
     }
     fileio_child_done(pid);
-    if (WIFSIGNALED(st)) {
-        double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-                     1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-        int sig = WTERMSIG(st);
-        if (sig == SIGXCPU || (sig == SIGKILL && b->timeout > 0 && cpu >= (double)b->timeout))
-            fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; "
-                    "stopped\n", b->timeout);
-        else
-            fprintf(stderr, "tts-card: the simulator was killed by signal %d (%s) after %.1f s "
-                    "of CPU time\n", sig, strsignal(sig), cpu);
-        return -1;
-    }
     FILE *o = lseek(logfd, 0, SEEK_SET) == 0 ? fdopen(dup(logfd), "r") : NULL;
     *ticks = 0;
     /* the dump of 0x80..0xFF, 8 bytes a line, but s51 ends a line early at a
@@ -404,6 +392,25 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
                 fputs(line, stderr);
         }
         fclose(o);
+    }
+    if (WIFSIGNALED(st)) {
+        double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                     1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+        int sig = WTERMSIG(st);
+        int budget = sig == SIGXCPU || (sig == SIGKILL && b->timeout > 0 &&
+                                         cpu >= (double)b->timeout);
+        if (budget && b->watch && nstate < b->watch_hits)
+            fprintf(stderr, "tts-card: --watch: the card did not %s XDATA 0x%04X %d time%s "
+                    "before it stopped (the simulator then ran on until its CPU budget, "
+                    "%ld s)\n", b->watch_read ? "read" : "write", b->watch - 1,
+                    b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout);
+        else if (budget)
+            fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; "
+                    "stopped\n", b->timeout);
+        else
+            fprintf(stderr, "tts-card: the simulator was killed by signal %d (%s) after %.1f s "
+                    "of CPU time\n", sig, strsignal(sig), cpu);
+        return -1;
     }
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
         fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
