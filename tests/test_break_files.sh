@@ -116,8 +116,8 @@ run 2 "forge --key K --message FILE with --pk-sha256 of another key: exit 2" \
 check $? "... no forgery written"
 
 # --- the folder mode checks its messages and OUTDIR before the attack ----------
-run 2 "break DIR --message 9 (the folder has 2): refused before the attack" \
-    "$TC" break ch --set tts-16-22 --message 9 -o out9
+run 2 "break DIR --message 1 --message 9 (the folder has 2): refused before the attack" \
+    "$TC" break ch --set tts-16-22 --message 1 --message 9 -o out9
 ! grep -q "breaking" err && [ ! -e out9 ]
 check $? "... nothing attacked, nothing written"
 echo x >afile
