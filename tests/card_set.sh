@@ -330,7 +330,7 @@ fi
 "$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" s1 || exit 99
 if [ $n -le 32 ] && [ $set != 20-28 ]; then
     TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --params $set --image "$img" genkey --seed "$W/seed" \
-        apdu 803000000000 put-key "$W/k0" put-key "$W/bad" apdu 803000000000 \
+        apdu 803000000000 put-key "$W/k0" $(install_apdus "$W/bad") apdu 803000000000 \
         sign --digest "$(rnd $m)" > "$W/log" 2>&1
     [ $? = 1 ] && sign_checks "$W/log" 1 && ! grep -q "above the 8051" "$W/log" &&
         [ "$(grep -c "^apdu: F0 $(dd if="$W/kpk" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log")" = 2 ]
@@ -360,7 +360,7 @@ else
 fi
 TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --raw $PIN --image "$img" info cycles \
     $gen put-key "$sk" sign --digest "$D" counter \
-    cycles apdu 809900000000 put-key "$W/bad" apdu 803000000000 > "$W/log" 2>&1
+    cycles apdu 809900000000 $(install_apdus "$W/bad") apdu 803000000000 > "$W/log" 2>&1
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/pkwant" && ! grep -q "above the 8051" "$W/log" &&
     grep -q "^apdu: F0 $(dd if="$W/p0" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
 say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
