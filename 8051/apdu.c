@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One command of the card (docs/CARD.md): the status words in the order
  * CLA, INS, P1P2, Lc, state, data, and the writes of PUT KEY. The commands

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build one card image and measure it.
 #   build-image.sh SRCDIR GEN_TABLES_H M N OUT.ihx [extra sdcc flags]
 # Environment: SDCC; KEEP_OBJ=1 keeps OUT.obj/ (the objects and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libtts smart-card firmware (SDCC -mmcs51): one header for every module,
  * in four parts:

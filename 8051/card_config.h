@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card's configuration (card.h includes this first): one parameter set
  * per image (-DTTS_M=m -DTTS_N=n), the image family (-DCARD_128,

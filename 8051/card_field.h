@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card's GF(256) forms and table (card.h includes this after
  * card_config.h; docs/CARD.md, Field arithmetic):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The interfaces between the card's modules (card.h includes this last).
  */

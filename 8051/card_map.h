@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card's memory map (card.h includes this after card_field.h): the
  * signing layer's layout, XDATA (buffers, the active key, the work, the

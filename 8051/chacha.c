@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ChaCha20 keystream (RFC 8439 block function; key = 32 bytes, nonce zero,
  * block counter from 0), consumed byte by byte.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GF(256) for the card: the table, the arena, the key's run tables, the
  * general multiply. Every loop bound and every branch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Transport: get byte / put byte, chosen at build time.
  *  default     the ucsim simulator interface at XDATA 0xFFFF (docs/CARD.md, Protocol):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Gauss-Jordan, constant time (GENERATE and COMMIT KEY's inversions; the
  * C twins' layer solver): gauss_k in assembly (the calling convention:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One layer's linear system (docs/SPEC.md 4.6), built from the x values
  * solved so far (layer_build) and solved into IX (layer_solve): in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The public key's product by A1 and the key set-up's LM matvec:
  * acc ^= K x over an LM matrix (the cache's A3, A1). matvec_lm_k in

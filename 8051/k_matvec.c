@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The signing path's copy into the arena and its matvecs (u = S1 h + s1,
  * sigma = S3 x + s3 over the stored L1 key): in assembly, xcopy_k and

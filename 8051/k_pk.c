@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The public key's kernels (GET PK SEGMENT, pk.c): pk_prep, the per-i
  * scalars PT[t] = p_t A3[u_t][i], QT[t] = p_t A3[w_t][i] (in assembly in

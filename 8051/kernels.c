@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the assembly kernels share: the data bytes of their calling
  * convention (card_if.h names each kernel's; kernels.h declares them) and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The argument and scratch bytes of the assembly kernels (their calling
  * convention: card_if.h), defined in kernels.c, the public key's few in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The signing kernels of the ROM family (tts-M-N-rom.ihx, -DCARD_ROM;
  * docs/CARD.md, "The ROM family"): small enough for the signing path to

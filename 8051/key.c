@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Key set-up: on-card generation from a 32-byte seed (docs/SPEC.md section
  * 6, the host's expansion byte for byte), validation of a personalised key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card's command loop (docs/CARD.md): APDU framing over the
  * transport and the Timer 0 cycle counter behind GET CYCLES; apdu.c

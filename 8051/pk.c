@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GET PK SEGMENT: segment s holds the monomial blocks s*K .. s*K+K-1 of the
  * public key (K = floor(255/m)), computed from the active key on request:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The internal RAM an image reaches, measured in s51 (the tests run it; the
 # build needs SDCC alone):
 #   probe-iram.sh IMAGE.ihx M [PREFIX]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card protocol (docs/SPEC.md section 7.2, docs/CARD.md): class,
  * instructions and status words, shared by the firmware (8051/apdu.c), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The ROM family's card (tts-M-N-rom.ihx, -DCARD_ROM, and the 4 KB image
  * tts-M-N-rom4k.ihx, -DCARD_ROM_4K as well; docs/CARD.md, "The ROM

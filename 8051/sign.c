@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Signing (docs/SPEC.md section 7): u = S1 h + s1; per attempt v ChaCha20
  * bytes as vinegar, the four layers solved in turn (all four are always

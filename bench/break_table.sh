@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The table of docs/SECURITY.md section 1.3: every set broken from a
 # challenge instance issued with --discard-secret, on one thread and on
 # two, each forgery checked by `tts-challenge verify` against the published

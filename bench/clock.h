@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every libtts benchmark reads: TSC cycles (rdtsc, reference cycles;
  * 0 where there is no TSC), CLOCK_MONOTONIC nanoseconds, the CPU model.
  * Needs _POSIX_C_SOURCE >= 199309L before the first #include. */

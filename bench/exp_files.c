@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The file-signing experiment of section E (the national-eID study):
  * files of 1 KB ... 10 MB written to a temporary folder, read back for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The ePassport-issuance experiment (exp_passport.h; docs/BENCH.md): per
  * signature suite and run, the issuer loads the holder's data, makes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The ePassport-issuance experiment (docs/BENCH.md, "The ePassport-issuance
  * experiment"): the whole issuance flow per signature suite, step by step,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The primitives experiment: key generation, signing and verification of a
  * 32-byte message for every scheme of the list (bench/harness.h). */

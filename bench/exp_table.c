@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The published tables B and C (2004; docs/SPEC.md section 12) next to a
  * quick measurement of the same schemes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The comparison harness behind tts-bench (tools/tts-bench.c is its
  * command line; tts-bench(1) its manual):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One operation run N times after one key generation and one signature,
  * for dynamic instruction counts under qemu-user (docs/PERFORMANCE.md):

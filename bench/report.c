@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* getloadavg */
 /* The environment of a run, the JSON (docs/bench-schema.json) and CSV

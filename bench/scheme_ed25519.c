@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The Ed25519 adapter (libsodium): crypto_sign_keypair / _detached /
  * _verify_detached, and for files Ed25519ph (split) and pure Ed25519. */

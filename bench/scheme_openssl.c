@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The OpenSSL adapter: ECDSA and RSA-PSS through EVP (SHA-256; PSS with
  * MGF1-SHA-256 and salt length = hash length). Timed calls include the

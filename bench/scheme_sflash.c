@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The SFLASH v2 adapter (bench/sflash/, docs/SFLASH.md): the historical
  * fourth column of the 2004 table. */

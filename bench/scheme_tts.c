@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The TTS adapter of the harness: tts_keypair / tts_sign / tts_verify (the
  * full API: SHA-512 and the system generator included), and the split

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The harness's scheme lists: which adapter measures what, in one place
  * (bench/harness.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Timing loop for the core operations of every set: key generation (from a
  * seed), tts_sign_digest (randomness from a fast buffered generator) and

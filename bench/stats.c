@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* Timing of one call, statistics, progress and skip lists of the harness
  * (bench/harness.h). */

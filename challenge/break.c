@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The key-only break (docs/SECURITY.md section 1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The key-only break of TTS (docs/SECURITY.md section 1): from a public
  * key alone, an equivalent key that signs any digest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The TTS Challenge as a library (tools/tts-challenge.1 is its manual):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Equivalent keys (break.h): signing with one, and their file format.
  *

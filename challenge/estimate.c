@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The security estimator of tts-challenge estimate: models and sources in
  * docs/SECURITY.md. Binomials and powers of q are exact GMP integers;

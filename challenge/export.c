@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A challenge system written for real solvers: Singular, Magma, Sage and
  * the Fukuoka MQ Challenge layout (challenge/challenge.h; the encoding in

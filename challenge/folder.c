@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading a challenge folder that an attacker may have prepared
  * (challenge/challenge.h): below the folder given, no symbolic link is
  * followed, only regular files are read, every read is bounded, and no

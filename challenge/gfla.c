@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dense GF(256) linear algebra on public data (gfla.h). */
 #include <pthread.h>
 #include <stdlib.h>

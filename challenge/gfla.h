@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Dense linear algebra over GF(256) on public data, for the break and its
  * equivalent keys: table arithmetic, row reduction with the library's

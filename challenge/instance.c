@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The issuer's side of the challenge: challenge/challenge.h. */
 #define _GNU_SOURCE /* mkdtemp, realpath */
 

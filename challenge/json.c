@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON string writer and the strict reader of challenge/json.h. */
 #include "json.h"
 

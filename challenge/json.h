@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * JSON: the string writer of every report (challenge, lab, break, bench),
  * and a strict reader for the small documents of the challenge (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The attack lab (challenge/challenge.h, docs/SECURITY.md section 7): toy
  * sub-systems of a challenge instance handed to Singular, the solution

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.json and index.json: written, and read back strictly
  * (challenge/challenge.h, tools/tts-challenge.1 FILES). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Support Minors system (sm.h) and its two solvers.
  *

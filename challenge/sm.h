@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The Support Minors system of the break's MinRank step (sm.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Structure of the central map, measured (docs/SECURITY.md section 4):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The system P(w) = h of a challenge message as plain polynomial data, and
  * the field map into the solvers' GF(2^8) (challenge/challenge.h,

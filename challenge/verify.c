@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checking a claimed solution, and reveal-check (challenge/challenge.h).
  * The folder is the attacker's: nothing in it is taken on trust. */
 #define _GNU_SOURCE /* fdopendir */

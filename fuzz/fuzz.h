@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the libFuzzer harnesses (fuzz/README.md). */
 #ifndef TTS_FUZZ_H
 #define TTS_FUZZ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card's command logic (8051/apdu.c, built for the host with
  * -DCARD_HOST for TTS(20,28)) on a stream of arbitrary commands: CLA INS

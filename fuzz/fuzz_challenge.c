@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The challenge folder as a whole, as an attacker prepares it: the input
  * is cut at the bytes "\n@@\n" into manifest.json, pk.tts, msg-1.txt,

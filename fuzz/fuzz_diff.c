@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Differential: every backend this CPU runs against ref. The input gives
  * the set (byte 0), a key seed (32 bytes), the signing randomness key (32

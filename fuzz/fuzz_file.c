@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Key and signature files, binary and armored (the libtts codec, include/tts_file.h): any input
  * is decoded as each of the three kinds. Invariants: a refusal always says

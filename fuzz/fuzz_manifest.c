@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The inputs tts-challenge reads from a challenge folder: a claimed
  * solution (a signature file, binary or armored), manifest.json and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Verification with an arbitrary public key, signature and message:
  * byte 0 picks the set, then pk (pk bytes), sig (n bytes), the rest is the

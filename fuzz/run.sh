@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the libFuzzer harnesses with clang and run each for a bounded time.
 #   run.sh SRCDIR BUILDDIR [HARNESS ...]
 # Environment: FUZZ_SECONDS (per harness, default 60; 0: replay the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libtts: Tame Transformation Signatures (TTS) over GF(256).
  *

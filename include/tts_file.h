@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libtts: the key and signature file codec (docs/SPEC.md section 11).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NIST PQC AES-256 CTR DRBG (rng.c of the submission package), with
  * OpenSSL's AES. Behaviour follows NIST's code exactly: the counter V is a
  * 128-bit big-endian integer incremented before each block; after every

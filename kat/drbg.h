@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NIST's AES-256 CTR DRBG as in the PQC rng.c (no derivation function,
  * no reseed), under tts_drbg_* names so it cannot clash with libsodium's
  * randombytes. */

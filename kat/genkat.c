@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PQCgenKAT_sign for TTS: writes the NIST known-answer file of one or all
  * parameter sets, exactly as NIST's generator does (request entries drawn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef TTS_AVX2_TABLES_H
 #define TTS_AVX2_TABLES_H
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The gfni backend's blocksum on zmm registers (AVX-512 F + BW + GFNI):
  * each 64-byte block is one register, each term one broadcast, one
  * vgf2p8mulb with its memory operand and one xor. Called by kernels_gfni.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID + XGETBV: a feature counts only if the CPU reports it and the OS
  * has enabled the register state it needs (XCR0). Valgrind hides the GFNI
  * and AVX-512 bits from its guests, so under memcheck gfni is unavailable. */

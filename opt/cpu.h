@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Run-time CPU feature detection (CPUID + XGETBV), compiled without any
  * ISA flags so that it is safe to call on every x86-64 CPU. */
 #ifndef TTS_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one list of backends, best first: the selection in ref/backend.c
  * walks it, and tts_backend_count / tts_backend_at show it to tests, tools
  * and fuzzers. A new ISA adds its probe here (opt/cpu.c: CPUID, once) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AVX2 backend: GF(256) products by vpshufb on nibble tables derived in
  * registers from the scalar (never loaded from memory at a secret index),
  * and products of two vectors by shift-and-add with blend masks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GFNI backend: vgf2p8mulb multiplies 32 bytes in GF(2^8) mod 0x11B (the
  * field of docs/SPEC.md) in one instruction, VEX-encoded on ymm registers
  * (needs AVX2 + GFNI). No tables, no data-dependent branches. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * NEON backend (AArch64 Advanced SIMD, 16 bytes per register).
  *

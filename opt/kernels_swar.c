@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Portable 64-bit SWAR backend: eight field elements per uint64_t. A
  * product by a scalar s is the XOR over the bits k of each data byte of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer plans for the vector solve_layer kernels: for every set and layer,
  * where each central term of the layer lands in the linear system (public
  * structure, derived from the term table). Built once, at first use, for

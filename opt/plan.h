@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The layer plans of the vector solve_layer kernels (opt/plan.c). */
 #ifndef TTS_OPT_PLAN_H
 #define TTS_OPT_PLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * 256-bit kernels shared by the avx2 and gfni backends: a template. The
  * including file (opt/kernels_avx2.c, opt/kernels_gfni.c) defines, before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Backend selection over the one list of backends (tts_backend_table:
  * opt/dispatch.c, or ref/dispatch_ref.c in a ref-only build), tried best
  * first; each probe returns NULL when the build or the CPU lacks the

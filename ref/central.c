@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The central map F and its layer-by-layer inversion, driven by the term
  * table of central_tables.h (one code path for all eight sets). */
 #include <sodium.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Constant-time helpers. Every flag is 0 or 1; every mask is 0x00 or 0xFF. */
 #ifndef TTS_CT_H
 #define TTS_CT_H

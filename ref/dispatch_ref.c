@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend list of a build of ref/ alone (without opt/): the portable
  * reference kernels only. The full build links opt/dispatch.c instead. */
 #include "internal.h"

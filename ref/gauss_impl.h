@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Constant-time Gauss-Jordan elimination, shared by every backend. The
  * including file defines, before #include:

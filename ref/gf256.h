@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GF(2^8) = GF(2)[t]/(t^8 + t^4 + t^3 + t + 1), the AES field (0x11B).
  * Branch-free and table-free: safe on secret operands. */
 #ifndef TTS_GF256_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libtts internals shared by ref/ and opt/: parameter records, key offsets,
  * the kernel interface and the scheme entry points. Not installed. */
 #ifndef TTS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Portable kernels: byte at a time, branch-free, no tables. */
 #include "gf256.h"
 #include "internal.h"

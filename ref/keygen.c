@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Key generation from a 32-byte seed, public-key synthesis, key checks. */
 #include <sodium.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The generic kernels: the layer solver and the matrix inversion that any
  * backend gets from its own madd and gauss (tts_kernels in internal.h);
  * vector backends may replace them (opt/simd_impl.h does). Both are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parameter table: the one source of truth for the eight sets. */
 #include <ctype.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Signing, verification and the NIST API. */
 #include <sodium.h>
 #include <string.h>

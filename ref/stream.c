@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ChaCha20 stream of docs/SPEC.md section 4: IETF ChaCha20 (RFC 8439),
  * the 32-byte key, a zero nonce, block counter from 0, bytes consumed in
  * order across calls. Key generation reads it from the seed; signing's

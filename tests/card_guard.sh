@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The card keeps its key from the terminal (docs/CARD.md, Threat model):
 # guard_family FAMILY [IMAGE] runs, on TTS(20,28) on one image family (8032:
 # tts-20-28.ihx on -t 8032; 8051: tts-20-28-128.ihx on -t 8051; rom, rom4k:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host helper of the card tests (tests/test_card*.sh).
  *

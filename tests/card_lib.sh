@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the card tests: locate the tools, skip the whole test (TAP
 # "1..0 # SKIP") when the card build or the simulator (configure's S51) is
 # absent, TAP reporting.

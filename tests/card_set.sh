@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One card image family of one set: the test of tests/card-M-N.card (the
 # 256-byte image tts-M-N.ihx on s51 -t 8032), tests/card-M-N-128.card
 # (the 128-byte image tts-M-N-128.ihx on -t 8051) and tests/card-M-N-rom.card

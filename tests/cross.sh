@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Cross build and test under qemu-user: bash tests/cross.sh ARCH, ARCH one
 # of aarch64 (little-endian, with the neon backend) and s390x (big-endian:
 # ref and swar). As root it first installs the cross compiler, qemu-user and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Independent checks of `tts-challenge estimate` (docs/SECURITY.md).
 
 Everything here is recomputed with plain Python integers from the formulas,

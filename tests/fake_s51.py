@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A stand-in for s51 that answers like a broken card (tests/test_hostile.sh).
 
 Called as tts-card calls s51 (-I if=xram[0xffff],in=REQ,out=RESP ...), it

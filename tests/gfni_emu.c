@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The gfni backend's source compiled with its two GFNI instructions
  * emulated in AVX2, so that its kernels (everything but the instructions

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by tests/test_challenge.sh: the challenge folder as an attacker
 # or a careless issuer leaves it (each case an exact reproducer).
 # Uses its run/refuse/check helpers, $TC, $TTS, and from it: master, g1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent checks of tts-challenge export, toy and calibrate.
 
 Its own GF(2^8) arithmetic (0x11B for libtts bytes, 0x11D for the files),

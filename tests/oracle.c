@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Naive TTS oracle, written from docs/SPEC.md only (see oracle.h). Clarity
  * over speed: explicit branches, textbook algorithms, every formula of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Test oracle: an independent, deliberately naive implementation of TTS
  * written from docs/SPEC.md (sections 2-7), sharing no code with ref/ and

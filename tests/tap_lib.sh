@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the shell test scripts (sourced, like card_lib.sh): TAP-style
 # lines "ok N - ..." / "not ok N - ...", a private working folder, and the
 # helpers every script uses. The script ends with tap_end.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Differential tests: every backend built in and supported by this CPU
  * against ref, on random kernel inputs (every kernel, odd lengths, all

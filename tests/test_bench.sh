@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-bench: the structure of its output, never its speed. Runs
 # `primitives --quick`, `files --quick` and `table`, each with --json,
 # --csv and (when gnuplot is on PATH) --plot, and checks:

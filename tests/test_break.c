@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The break (challenge/break.h) on fresh keys: every recovered subspace and
  * equation group against the true one read from the secret key (test-only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-challenge break and forge from the command line: challenge instances
 # issued with --discard-secret (no secret exists anywhere) broken from
 # pk.tts alone and their messages forged, each forgery checked by `verify`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-challenge break, forge and export under the file rules: the break's
 # checkpoint (never an input, never a FIFO or a link, never a file that is
 # not a checkpoint of the same key, removed only when it is the run's), the

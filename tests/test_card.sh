@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # TTS(20,28) on the 256-byte image in depth: personalisation, every status
 # word of docs/CARD.md (and the key survives each), --eeprom, key files,
 # hostile files and paths, the C twins of the assembly kernels and the

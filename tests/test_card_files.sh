@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-card's files and messages, on the TTS(20,28) 256-byte image: the
 # --eeprom state stored before any answer is released (a failed save is a
 # failed session) and held by one session at a time (parallel wrong PINs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The card's signing randomness (docs/SPEC.md section 7.4): libtts's
 # tts_card_stream_key against this test's own reading of the specification
 # (card_helper keycheck, on libsodium's ChaCha20), and the control of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The UART build (CARD_UART): one short exchange over ucsim's simulated
 # serial line (slow: about 0.4 s of wall time per byte), GET INFO + HALT.
 . "${srcdir:-.}/tests/card_lib.sh"

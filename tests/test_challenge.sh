@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-challenge: reproducible instances, solution verification, reveal-check
 # and the security estimates against an independent big-integer computation.
 # top_builddir locates tts-challenge and tts; python3 is needed for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * challenge/ as a library (tests/test_challenge.sh drives it through the
  * tool): the strict JSON reader, the manifest and index parsers against

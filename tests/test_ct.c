@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Constant-time check, run under valgrind memcheck (tests/test_ct.sh).
  * The seed, the secret key and every byte the signing rng returns are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Constant-time test: key generation and signing with secrets marked
 # undefined must run without a single memcheck report, on every backend
 # valgrind can run (ref, swar, avx2); and the harness must catch a

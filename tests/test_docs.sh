@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The documents against the software: the figures they quote that a
 # command prints deterministically are the ones it prints (sizes of the
 # sets and of the files), and no document speaks of the history of its own

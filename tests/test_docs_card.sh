@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The card tables of docs/CARD.md and 8051/README.md against `tts-card
 # report` for TTS(20,28): every row the report prints (the signing and key
 # generation times of both image families, their sizes, the memory budget)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GF(256) arithmetic (ref/gf256.h) and the kernels of ref/kernels_ref.c,
  * checked against the naive oracle (tests/oracle.c) and against the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The key and signature file codec (include/tts_file.h, docs/SPEC.md
  * section 11), in process: the binary layout rebuilt here byte by byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The tools' file rules (tools/fileio.h) in process, in a private folder:
  * what a read refuses (directory, FIFO without blocking, kernel files,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every committed fuzz input (fuzz/corpus) replayed once through its
 # harness, built with clang's sanitizers (make fuzz FUZZ_SECONDS=0): a
 # regression in any decoder shows here without a fuzzing run. Skipped

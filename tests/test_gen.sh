@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The generated tables are committed; each must be exactly what its
 # generator writes: ref/central_tables.h from the central map's formulas
 # (gen_central), opt/avx2_tables.h from the field (gen_avx2_tables), and

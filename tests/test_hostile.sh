@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Hostile files and a careless user against tts and tts-card:
 # corrupted keys never sign, nothing hangs, no key is ever lost, nothing
 # is written through a symbolic link or over an input, and the messages

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerate the full 100-entry KAT files in the build tree with the
 # automatically chosen (best) backend, check their SHA-256 against
 # kat/SHA256SUMS (computed by an independent implementation of the spec),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The attack lab: tts-challenge export (every format parsed back by an
 # independent reader and evaluated at a genuine signature), toy (a small
 # sub-system solved by Singular, the solution checked independently) and

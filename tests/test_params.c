@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The parameter table (ref/params.c): names, name parsing, sizes against
  * the formulas and the published figures of docs/SPEC.md section 3, the

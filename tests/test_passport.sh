@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tts-bench passport: the ePassport-issuance experiment, by its output and
 # never its speed:
 #  - every suite runs the whole flow (--runs 1, small input files), the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The small programs, run once each: tts-speed (its report's shape, not its
 # times), icount (every operation, bad arguments refused) and the README's
 # demonstration (tools/demo.sh); and the options and man page of every

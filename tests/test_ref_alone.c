@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref/ linked alone: the scheme sources of ref/ with ref/dispatch_ref.c
  * (the one-entry backend list) and nothing of opt/. The link is the test

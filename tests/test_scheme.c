@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The scheme: key generation, the public map, the central map and its
  * inversion, signing, verification, the NIST API, key checks, bad inputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * SFLASH v2 (sflash/): no published test vectors were found (docs/SFLASH.md),
  * so every expected value here has an origin independent of the module:

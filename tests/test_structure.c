@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * challenge/structure.c: the ranks of the polar forms measured on real keys
  * of the eight sets (against docs/SECURITY.md section 4 and the MinRank

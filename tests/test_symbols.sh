@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every symbol the shared library exports carries the tts_ prefix.
 set -u
 : "${top_builddir:=.}"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The tts command-line tool: parameter table, key and signature files
 # (tools/tts.1, FILES), exit statuses and the refusal of bad input.
 # TTS names the tool (default ./tts); srcdir locates kat/ for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tts-card's report (the card tables of every set and image family, the
  * memory budget) and what the tool's main file shares with it: the image
  * check, the image's .sizes figures, batch helpers (tools/tts-card.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tts-card's report and the helpers its main file shares with it
  * (tools/card_report.c). */
 #ifndef TTS_CARD_REPORT_H

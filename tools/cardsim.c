@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cardsim: batches of APDUs run through s51 (see cardsim.h). */
 #define _GNU_SOURCE /* O_TMPFILE, mkostemp, wait4 */
 #include "cardsim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cardsim: talk to a libtts 8051 card image in the ucsim simulator (s51).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The card session's state and its --eeprom file: tools/cardstate.h. */
 #define _GNU_SOURCE /* O_CLOEXEC, O_NOFOLLOW */
 #include "cardstate.h"

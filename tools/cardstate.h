@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The card session's state: what the host knows of the card (its active
  * key, the PUT KEY staging, for the cross-checks), tracked command by

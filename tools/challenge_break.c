@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tts-challenge break and forge: the key-only attack (challenge/break.h)
  * on a challenge folder or a plain public key, and signing with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the two source files of tts-challenge share: tools/tts-challenge.c
  * (issue, verify, estimate) and tools/challenge_lab.c (export, toy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The challenge library's file and process functions (chal_io in
  * challenge/challenge.h), under the file rules of tools/fileio.h. */
 #include "challenge.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tts-challenge export, toy and calibrate: the attack lab's command line
  * over challenge/ (export.c, lab.c). Manual: tools/tts-challenge.1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tools' command-line helpers: tools/cli.h. */
 #include <stdarg.h>
 #include <stdio.h>

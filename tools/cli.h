@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the four tools share on the command line: exit statuses, error
  * messages, option parsing, hex input.

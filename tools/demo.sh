@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's demonstration: the eight sets, a key, a signed file, a
 # verified signature and a rejected forgery. Usage: demo.sh PATH-TO-tts
 set -eu

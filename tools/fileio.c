@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tools' file rules: see fileio.h. */
 #define _GNU_SOURCE /* mkostemp, O_CLOEXEC, O_NOFOLLOW */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The file rules of every libtts tool (tts, tts-card, tts-challenge,
  * tts-bench), in one place. In short: an output is never an input, never

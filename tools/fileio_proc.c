@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The tools' file rules, their second half (see fileio.h): what a signal
  * must not leave behind (temporaries, children) and files made by another
  * program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tts-bench: TTS next to the signatures people know, on this machine, and
  * the published 2004 figures (tables B and C of docs/SPEC.md section 12)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tts-card: drive a libtts 8051 card image in the ucsim simulator.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tts-challenge: issue, check and assess a TTS Challenge; the command line
  * over challenge/ (challenge.h). Manual: tools/tts-challenge.1. Exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tts: key generation, signing and verification from the command line.
  * Manual: tools/tts.1. Exit status: 0 success, 1 invalid signature, 2 any
  * usage or input error. */

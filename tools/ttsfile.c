@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Key and signature files on disk: see ttsfile.h and tools/tts.1. The
  * codec is libtts's (include/tts_file.h). */
 #define _POSIX_C_SOURCE 200809L

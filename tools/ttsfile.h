@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Key and signature files on disk, for the tools: libtts's codec
  * (include/tts_file.h, docs/SPEC.md section 11) under the file rules of

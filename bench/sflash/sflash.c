@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * SFLASH v2 reference implementation (docs/SFLASH.md: the document
  * followed, section by section, and every decision made where it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * SFLASH v2 (Courtois, Goubin, Patarin; NESSIE), the C*-- signature the
  * 2004 TTS comparison put beside TTS(20,28). Here only to complete that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SFLASH internals, exposed for tests/test_sflash.c. */
 #ifndef SFLASH_INTERNAL_H
 #define SFLASH_INTERNAL_H
