@@ -989,6 +989,10 @@ static void print_text(FILE *f, const pp_result *v, size_t n, const passport_opt
     fprintf(f, "# %s; libsodium %s; libtts %s, backend %s; %s\n",
             OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING,
             e->autob, e->date);
+    fprintf(f, "# status: %s\n", TTS_BROKEN_NOTE);
+    fprintf(f, "# a TTS suite's DS and AA keys come out of the DS certificate and DG15 with "
+               "`tts-challenge break --pk` (TTS(20,28): under 0.1 s; TTS(36,50): minutes; "
+               "docs/SECURITY.md)\n");
     fprintf(f, "# inputs:");
     for (int i = 0; i < PP_NINPUTS; i++)
         fprintf(f, " %s %zu B (%s)%s", pp_input_names[i], inbytes[i],
@@ -1269,8 +1273,9 @@ static int plot_report(const char *dir, const pp_result *v, size_t n, const env 
     plot_terminals(f, 1400, 700);
     fprintf(f, "  set output \"passport.\" . fmt\n  plot ");
     for (size_t k = 0; k < n; k++)
-        fprintf(f, "%s\"passport.dat\" using %zu:%zu:%zu%s title \"%s\"", k ? ", \\\n    " : "",
-                2 + 3 * k, 3 + 3 * k, 4 + 3 * k, k ? "" : ":xtic(1)", v[k].s->name);
+        fprintf(f, "%s\"passport.dat\" using %zu:%zu:%zu%s title \"%s%s\"", k ? ", \\\n    " : "",
+                2 + 3 * k, 3 + 3 * k, 4 + 3 * k, k ? "" : ":xtic(1)", v[k].s->name,
+                broken_mark(v[k].s->name));
     fprintf(f, "\n  set output\n}\n");
     if (plot_stream_close(f, dir, "passport.gp"))
         return -1;

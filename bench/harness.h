@@ -282,6 +282,9 @@ typedef struct {
 
 void get_env(env *e, const char *autob);
 void print_env(const env *e, size_t runs, const char *per);
+/* " (broken)" for a TTS or SFLASH scheme or suite name (chart legends and
+ * labels), else "". */
+const char *broken_mark(const char *name);
 
 typedef struct {
     const char *json, *csv, *plot; /* NULL: not asked for */

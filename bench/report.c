@@ -79,7 +79,12 @@ void print_env(const env *e, size_t runs, const char *per)
     printf("# cycles: %s; runs: %zu per %s; %s", CYCLE_SOURCE, runs, per, e->date);
     if (e->load >= 0)
         printf("; load average %.2f at the start", e->load);
-    printf("\n");
+    printf("\n# status: %s\n", TTS_BROKEN_NOTE);
+}
+
+const char *broken_mark(const char *name)
+{
+    return strstr(name, "TTS(") || strstr(name, "SFLASH") ? " (broken)" : "";
 }
 
 /* ---- JSON ---- */
@@ -114,6 +119,7 @@ void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
                const skiplist *sk, const char *timing)
 {
     fprintf(f, "{\n  \"tool\": \"tts-bench\",\n  \"version\": \"%s\",\n", TTS_VERSION_STRING);
+    fprintf(f, "  \"status\": \"%s\",\n", TTS_BROKEN_NOTE);
     fprintf(f, "  \"mode\": \"%s\",\n  \"quick\": %s,\n  \"runs\": %zu,\n", mode,
             quick ? "true" : "false", runs);
     if (timing)
@@ -260,8 +266,8 @@ int json_end(FILE *f, const char *path)
 void csv_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
               const skiplist *sk, const char *timing)
 {
-    fprintf(f, "# tool: tts-bench %s\n# mode: %s\n# quick: %s\n# runs: %zu\n",
-            TTS_VERSION_STRING, mode, quick ? "true" : "false", runs);
+    fprintf(f, "# tool: tts-bench %s\n# status: %s\n# mode: %s\n# quick: %s\n# runs: %zu\n",
+            TTS_VERSION_STRING, TTS_BROKEN_NOTE, mode, quick ? "true" : "false", runs);
     if (timing)
         fprintf(f, "# timing: %s\n", timing);
     fprintf(f, "# cpu: %s\n# cpu_flags: %s\n# cores: %ld\n# os: %s\n# compiler: %s\n", e->cpu,
@@ -451,7 +457,8 @@ static int plot_bar_panel(const char *dir, const char *name, const char *what,
         if (!keep(sc, e))
             continue;
         rows++;
-        fprintf(f, "\"%s %s\" %.4f %.4f %.4f %.4f %.4f %.4f\n", sc->name, sc->backend,
+        fprintf(f, "\"%s %s%s\" %.4f %.4f %.4f %.4f %.4f %.4f\n", sc->name, sc->backend,
+                broken_mark(sc->name),
                 s->med / 1e3, s->q1 / 1e3, s->q3 / 1e3, v->med / 1e3, v->q1 / 1e3, v->q3 / 1e3);
     }
     if (plot_close(f, dir, dat) || !(f = plot_open(dir, gp)))
@@ -565,8 +572,8 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
         const fscheme *fs = &fl->v[k];
         char sl[48];
         slug(sl, sizeof sl, fs->k->name);
-        fprintf(f, "  set output \"files-%s.\" . fmt\n  set title \"%s (%s): signing a file, ",
-                sl, fs->k->name, fs->backend);
+        fprintf(f, "  set output \"files-%s.\" . fmt\n  set title \"%s (%s)%s: signing a file, ",
+                sl, fs->k->name, fs->backend, broken_mark(fs->k->name));
         gp_text(f, e->where);
         fprintf(f, "\"\n");
         if (fs->k->hash)
@@ -583,8 +590,8 @@ int plot_files(const char *dir, const file_list *fl, const env *e)
     gp_text(f, e->where);
     fprintf(f, "\"\n  plot ");
     for (size_t k = 0; k < fl->n; k++)
-        fprintf(f, "%s\"files.dat\" index %zu using 1:8:9:10 title \"%s\"", k ? ", \\\n    " : "",
-                k, fl->v[k].k->name);
+        fprintf(f, "%s\"files.dat\" index %zu using 1:8:9:10 title \"%s%s\"", k ? ", \\\n    " : "",
+                k, fl->v[k].k->name, broken_mark(fl->v[k].k->name));
     fprintf(f, "\n  set output\n}\n");
     if (plot_close(f, dir, "files.gp"))
         return -1;

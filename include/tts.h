@@ -11,8 +11,8 @@
  * the callee cannot check them. Pointers may be unaligned and need not be
  * distinct unless stated.
  *
- * TTS is of research interest only: modern attacks are known and these
- * parameters must not protect anything real (see docs/SPEC.md).
+ * TTS_BROKEN_NOTE below: every published TTS set is broken (docs/SECURITY.md);
+ * these parameters must not protect anything.
  */
 #ifndef TTS_H
 #define TTS_H
@@ -26,6 +26,15 @@ extern "C" {
 
 /* The one version source: configure.ac reads it from this line. */
 #define TTS_VERSION_STRING "0.1.0"
+
+/* The one sentence every tool, report and document of libtts says about
+ * the schemes it implements and measures. */
+#define TTS_BROKEN_NOTE                                                        \
+    "TTS and SFLASH are broken: tts-challenge break recovers an equivalent "  \
+    "TTS key from the public key alone by linear algebra in seconds to "      \
+    "minutes (TTS(36,50): minutes on two cores), and SFLASH falls to the "    \
+    "Dubois-Fouque-Shamir-Stern attack (CRYPTO 2007); neither may protect "   \
+    "anything."
 
 /* Exported from the shared library (built with hidden visibility, so that
  * only what this header declares is visible); results that must not be

@@ -58,6 +58,19 @@ check "files --quick runs" \
 # shellcheck disable=SC2046
 check "table runs" '"$BENCH" table --json t.json --csv t.csv $(plot_opt plots) >table.txt 2>table.err'
 check "files: temporary inputs removed" '[ -z "$(ls -A tmp)" ]'
+# every report says TTS and SFLASH are broken: the text and CSV "# status:"
+# lines, the JSON "status" (the schema requires it), the charts' labels
+check "every report carries the broken sentence (text, CSV, JSON)" \
+    'for r in prim.txt p.csv f.csv t.csv; do grep -q "^# status: TTS and SFLASH are broken: " $r || exit 1; done &&
+     grep -q "\"status\": \"TTS and SFLASH are broken: " p.json'
+if [ $have_gp = 1 ]; then
+    check "the charts mark TTS and SFLASH broken" \
+        'grep -q "^\"TTS(20,28) [a-z0-9]* (broken)\"" plots/primitives.dat &&
+         grep -q "SFLASH.* (broken)" plots/primitives.dat && ! grep -q "Ed25519.*(broken)" plots/primitives.dat &&
+         grep -q "TTS([0-9,]*) (broken)" plots/files.gp'
+else
+    skip "the charts mark TTS and SFLASH broken" "gnuplot missing"
+fi
 check "--help names every command" \
     '"$BENCH" --help >help.txt && grep -q "primitives" help.txt && grep -q "files" help.txt &&
      grep -q "table" help.txt && grep -q -- "--plot" help.txt'

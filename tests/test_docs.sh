@@ -27,6 +27,23 @@ sizes="$(wc -c <k.pub) $(wc -c <k.sec) $(wc -c <m.sig)"
     grep -q '`54 54 53 50 01 14 1c 00`' "$srcdir/docs/SPEC.md"
 check $? "docs/SPEC.md section 11: TTS(20,28) files of $sizes bytes, the public key's first bytes"
 
+# broken, said the same way everywhere: the one sentence (TTS_BROKEN_NOTE,
+# printed by tts --version) in the README, the documents and tts-bench's
+# page, and nothing that calls TTS "of research interest" alone
+note=$("$TTS" --version | sed -n 2p)
+missing=""
+for f in README.md docs/SPEC.md docs/SECURITY.md docs/BENCH.md docs/CARD.md \
+    docs/PERFORMANCE.md tools/tts-bench.1; do
+    tr '\n' ' ' <"$srcdir/$f" | sed 's/> //g; s/\*\*//g; s/  */ /g' | grep -qF -- "$note" ||
+        missing="$missing $f"
+done
+case $note in "TTS and SFLASH are broken: "*) ;; *) missing="$missing (tts --version)" ;; esac
+[ -z "$missing" ]
+check $? "the broken sentence of tts.h in README, SPEC, SECURITY, BENCH, CARD, PERFORMANCE and tts-bench(1)${missing:+ (missing in:$missing)}"
+! grep -rqi "research interest" "$srcdir/include" "$srcdir/tools" "$srcdir/bench" "$srcdir/docs" \
+    "$srcdir/README.md"
+check $? "no \"research interest\" left in include, tools, bench, docs or README"
+
 # docs/CARD.md and 8051/README.md: the card images' sizes are the build's
 # (8051/*.sizes): the memory-budget rows whole, and the code, iram and
 # xdata columns of the card tables (the timing columns: tests/test_docs_card.sh)

@@ -277,6 +277,7 @@ int card_report_all(const char *dir, double mhz, int verbose, const tts_params *
 {
     static const char *const cpus[2] = {"8032", "DS320"};
     int main_table = !cpu || strcmp(cpu, "8051"), small_table = !cpu || !strcmp(cpu, "8051");
+    printf("%s\n\n", TTS_BROKEN_NOTE);
     printf("libtts card table (measured in ucsim s51 at %g MHz; 12T = -t 8032 GET CYCLES,\n"
            "4T = -t DS320 simulated-tick differences). Signing: one attempt, counter 0, digest\n"
            "5A..5A xx, the stream key derived on card included; \"core\" = SIGN minus the two\n"

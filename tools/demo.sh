@@ -28,4 +28,4 @@ if "$tts" verify -p "$dir/alice.pub" -s "$dir/letter.sig" "$dir/forged.txt"; the
     exit 1
 fi
 echo
-echo "Demo done. TTS is of research interest only: do not protect real data with it."
+echo "Demo done. $("$tts" --version | sed -n 2p)"

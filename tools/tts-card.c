@@ -93,6 +93,7 @@ static void usage(FILE *f)
 "  report                        the card tables for all sets and the image families,\n"
 "                                and the memory budget of every image (--params\n"
 "                                and --cpu narrow it; each image checked first)\n", f);
+    fprintf(f, "\n%s\n", TTS_BROKEN_NOTE);
 }
 
 static void die_input(const char *msg, const char *arg)
@@ -408,7 +409,7 @@ int main(int argc, char **argv)
     if ((i = cli_parse_head(argc, argv, opts)) < 0)
         return 2;
     if (o_help) { usage(stdout); return 0; }
-    if (o_version) { printf("tts-card (libtts) %s\n", tts_version()); return 0; }
+    if (o_version) { printf("tts-card (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE); return 0; }
     out_force = o_force ? FILEIO_FORCE : 0;
     out_armor = o_armor ? TTS_FILE_ARMOR : 0;
     if (o_params) { params = o_params; params_given = 1; }

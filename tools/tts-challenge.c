@@ -179,7 +179,7 @@ static int cmd_estimate(int argc, char **argv)
                "  \"unit\": \"log2 of GF(256) operations\",\n  \"sets\": [");
     else {
         printf("# log2 of GF(256) operations. break: the key-only attack that "
-               "recovers an\n# equivalent key in polynomial time (measured: "
+               "recovers an\n# equivalent key by linear algebra in seconds to minutes (measured:\n# "
                "docs/SECURITY.md section 1);\n# rectMR: Beullens' rectangular "
                "MinRank without the slice; direct: hybrid\n# XL/F4 (k guessed, "
                "n' left, D_reg); UOV-R, RBS: hybrid XL/F4, omega = 2;\n# "

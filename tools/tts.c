@@ -687,8 +687,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         st = help();
     else if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
-        st = printf("tts (libtts) %s, backend %s\n", tts_version(),
-                    tts_backend()) < 0 ? ST_ERROR : ST_OK;
+        st = printf("tts (libtts) %s, backend %s\n%s\n", tts_version(), tts_backend(),
+                    TTS_BROKEN_NOTE) < 0 ? ST_ERROR : ST_OK;
     else if (sodium_init() < 0)
         return cli_fail("cannot initialise libsodium");
     for (size_t i = 0; st < 0 && i < sizeof commands / sizeof commands[0]; i++)
