@@ -25,7 +25,7 @@ for top in "$srcdir" "$top_builddir"; do
         -name '*.py' -o -name '*.am' -o -name '*.card' -o -name '*.1' \) -print |
         grep -v '^\./config\.h$' | sed "s|^\./|$top/|")
 done >"$list"
-for f in configure.ac Makefile.am tts.pc.in .ci/run build-aux/gen_sets_am.sh build-aux/sets.am; do
+for f in configure.ac Makefile.am tts.pc.in .ci/run build-aux/gen_sets_am.sh build-aux/sets.am build-aux/supercop.sh; do
     [ -f "$srcdir/$f" ] && echo "$srcdir/$f"
 done >>"$list"
 n=0 bad=""
