@@ -27,7 +27,7 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-#include "json.h" /* challenge/json.h: the string writer */
+#include "json.h" /* common/json.h: the string writer */
 #include "tts.h"
 
 #if defined(__clang__)

@@ -25,7 +25,7 @@ out=$build/fuzz-out
 mkdir -p "$out"
 san="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L ${SODIUM_CFLAGS:-}"
-inc="-I$build -I$src/include -I$src/ref -I$src/tools -I$src/challenge -I$src/fuzz"
+inc="-I$build -I$src/include -I$src/ref -I$src/tools -I$src/challenge -I$src/common -I$src/fuzz"
 
 # The library and the file modules, once, as objects with the harness flags
 # (-fsanitize=fuzzer-no-link: instrumented, no main).
@@ -39,8 +39,8 @@ compile() { # compile SRC [extra flags]
     lib="$lib $o"
 }
 [ -n "${LIB_SOURCES:-}" ] || { echo "fuzz: LIB_SOURCES not set (run make fuzz)" >&2; exit 2; }
-for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/cli.c tools/challenge_io.c challenge/instance.c \
-    challenge/manifest.c challenge/json.c challenge/folder.c challenge/verify.c; do
+for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/fileio_proc.c tools/cli.c tools/challenge_io.c challenge/instance.c \
+    challenge/manifest.c common/json.c challenge/folder.c challenge/verify.c; do
     case $s in *.c) compile "$s" ;; esac
 done
 grep -q '^#define TTS_HAVE_AVX2 1' "$build/config.h" && compile opt/kernels_avx2.c ${AVX2_CFLAGS:--mavx2}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON string writer and the strict reader of challenge/json.h. */
+/* The JSON string writer and the strict reader of common/json.h. */
 #include "json.h"
 
 #include <stdarg.h>
