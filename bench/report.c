@@ -74,8 +74,11 @@ void print_env(const env *e, size_t runs, const char *per)
     printf("# cpu: %s (%ld cores); compiler: %s; CFLAGS: %s\n", e->cpu, e->cores, COMPILER,
            TTS_BENCH_CFLAGS);
     printf("# cpu flags: %s; %s\n", e->flags, e->os);
-    printf("# %s; libsodium %s; libtts %s, automatic backend %s\n",
-           OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING, e->autob);
+    const char *pin = getenv("TTS_BACKEND");
+    int pinned = pin && e->autob && strcmp(pin, e->autob) == 0;
+    printf("# %s; libsodium %s; libtts %s, %s backend %s%s\n", OpenSSL_version(OPENSSL_VERSION),
+           sodium_version_string(), TTS_VERSION_STRING, pinned ? "pinned" : "automatic", e->autob,
+           pinned ? " (TTS_BACKEND)" : "");
     printf("# cycles: %s; runs: %zu per %s; %s", CYCLE_SOURCE, runs, per, e->date);
     if (e->load >= 0)
         printf("; load average %.2f at the start", e->load);

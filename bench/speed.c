@@ -179,6 +179,10 @@ static const char usage_text[] =
 
 int main(int argc, char **argv)
 {
+    const char *pin = getenv("TTS_BACKEND"); /* a mistyped one is said, not silent */
+    if (pin && *pin && strcmp(pin, tts_backend()) != 0)
+        fprintf(stderr, "tts-speed: warning: TTS_BACKEND=%s is not a backend of this build "
+                "that this CPU runs; using %s\n", pin, tts_backend());
     size_t runs = 1000;
     int first = 1, all = 0;
     const char *backend = NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "drbg.h"
 #include "tts.h"
@@ -118,6 +119,10 @@ static const char usage_text[] =
 
 int main(int argc, char **argv)
 {
+    const char *pin = getenv("TTS_BACKEND"); /* a mistyped one is said, not silent */
+    if (pin && *pin && strcmp(pin, tts_backend()) != 0)
+        fprintf(stderr, "tts-genkat: warning: TTS_BACKEND=%s is not a backend of this build "
+                "that this CPU runs; using %s\n", pin, tts_backend());
     unsigned count = 100;
     const char *dir = ".";
     int i = 1, rc = 0, any = 0;
@@ -132,6 +137,16 @@ int main(int argc, char **argv)
             count = (unsigned)c;
         } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
             dir = argv[++i];
+            /* made if missing (its parent must exist) */
+            struct stat st;
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "tts-genkat: -d %s: cannot create it: %s\n", dir, strerror(errno));
+                return 2;
+            }
+            if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "tts-genkat: -d %s: not a folder\n", dir);
+                return 2;
+            }
         } else if (strcmp(argv[i], "-p") == 0) { /* the backend in use (TTS_BACKEND) */
             printf("%s\n", tts_backend());
             return 0;

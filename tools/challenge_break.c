@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -189,12 +190,28 @@ static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, 
     return r == TTSFILE_OK ? ST_OK : cli_fail("%s", err);
 }
 
+/* The progress line of a long step, with the time left at its rate so
+ * far; cleared (not left behind) when the step ends. */
 static void progress(void *ctx, const char *stage, double done)
 {
+    static struct timespec t0;
+    static const char *st;
+    struct timespec now;
     (void)ctx;
-    fprintf(stderr, "\r  %s: %5.1f %%", stage, 100.0 * done);
-    if (done >= 1.0)
-        fputc('\n', stderr);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (stage != st || done <= 0.0) {
+        st = stage;
+        t0 = now;
+    }
+    double el = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+    if (done >= 1.0) {
+        fprintf(stderr, "\r\033[K");
+    } else if (done > 0.01 && el > 1.0) {
+        double left = el * (1.0 - done) / done;
+        fprintf(stderr, "\r\033[K  %s: %5.1f %%, about %.0f s left", stage, 100.0 * done, left);
+    } else {
+        fprintf(stderr, "\r\033[K  %s: %5.1f %%", stage, 100.0 * done);
+    }
     fflush(stderr);
 }
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The tools' command-line helpers: tools/cli.h. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <sodium.h>
 
 #include "cli.h"
+
+#include <tts.h>
 
 const char *cli_prog = "tts";
 
@@ -139,4 +142,12 @@ long cli_hex(const char *text, size_t len, uint8_t *out, size_t max)
         if (!*end || !strchr(sep, *end))
             return -1;
     return (long)got;
+}
+
+void cli_backend_check(void)
+{
+    const char *e = getenv("TTS_BACKEND");
+    if (e && *e && strcmp(e, tts_backend()) != 0)
+        fprintf(stderr, "%s: warning: TTS_BACKEND=%s is not a backend of this build that "
+                "this CPU runs; using %s\n", cli_prog, e, tts_backend());
 }

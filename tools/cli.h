@@ -53,6 +53,10 @@ int cli_parse(int argc, char **argv, const cli_opt *opts);
  * none; "--" ends the options), or -1 after a usage message. */
 int cli_parse_head(int argc, char **argv, const cli_opt *opts);
 
+/* Warn on stderr when $TTS_BACKEND names no backend this build runs on
+ * this CPU (the library then picks the best one itself). */
+void cli_backend_check(void);
+
 /* Hex text (spaces, tabs, line breaks and ':' between byte pairs are
  * ignored) into at most max bytes: the byte count, or -1 for anything but
  * whole hex pairs that fit. */

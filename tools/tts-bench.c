@@ -119,7 +119,7 @@ static void usage(FILE *f)
             "       tts-bench table      [--cold] [-n RUNS] [REPORTS]\n"
             "       tts-bench passport   [--suite NAME ...] [--runs N] [INPUTS] [--card]\n"
             "                            [--card-dir DIR] [--published] [REPORTS]\n"
-            "       tts-bench --help\n"
+            "       tts-bench --help | --version\n"
             "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
             "primitives: keygen/sign/verify of TTS (every backend), ECDSA (sect163k1,\n"
             "  sect163r2, P-256), RSA-PSS (1024, 2048, 3072), Ed25519 and SFLASH (the\n"
@@ -443,6 +443,7 @@ static int passport_cli(int argc, char **argv)
 int main(int argc, char **argv)
 {
     cli_prog = "tts-bench";
+    cli_backend_check();
     bench_set_io(&tool_io);
     if (argc < 2) {
         usage(stderr);

@@ -69,6 +69,7 @@ static void usage(FILE *f)
 "  --watch ADDR:K[:r]  print the instructions executed at the first K writes\n"
 "                    (:r reads) of XDATA ADDR, and in all (tests: where to cut)\n"
 "  -v                show the simulator's output\n"
+"  -h, --help        this text; --version: the version\n"
 "files: an output is never an input, never followed through a link, never\n"
 "  replaces a file without --force, and a signal leaves nothing behind (the\n"
 "  simulator killed, SIGKILL too; its request, which may hold the key and\n"
@@ -468,6 +469,7 @@ int main(int argc, char **argv)
     const unsigned segk = 255 / m;
     const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
     char ibuf[4096];
+    const int o_image = image != NULL;
     if (!image) {
         image = card_image_path(dir, p, ibuf, sizeof ibuf);
         if (!strcmp(cpu, "8051")) /* the 128-byte family */
@@ -475,7 +477,16 @@ int main(int argc, char **argv)
     }
     struct stat st;
     if (stat(image, &st) != 0)
-        die_input("no card image", image);
+    {
+        /* run from the build tree, the images are in 8051/, not installed */
+        if (!o_image && !getenv("TTS_CARD_DIR") && strcmp(dir, "8051") != 0 &&
+            stat("8051/tts-20-28.ihx", &st) == 0)
+            fprintf(stderr, "tts-card: no card image %s; in the build tree, pass "
+                    "--image-dir 8051\n", image);
+        else
+            fprintf(stderr, "tts-card: no card image: %s\n", image);
+        exit(2);
+    }
     /* the documented refusal first: a larger image would only time out */
     if (!strcmp(cpu, "8051")) {
         long iram = card_image_iram(image, NULL, NULL);

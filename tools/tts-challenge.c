@@ -85,7 +85,7 @@ static const char usage_text[] =
     "clock.\n"
     "\n"
     "exit status: 0 success or VALID, 1 INVALID or mismatch, 2 usage or\n"
-    "input error.\n";
+    "input error. --help: this text; --version: the version.\n";
 
 static int add_one(unsigned *mask, const char *name)
 {
@@ -642,6 +642,7 @@ int main(int argc, char **argv)
     };
 
     cli_prog = "tts-challenge";
+    cli_backend_check();
     challenge_io_init();
     if (argc < 2) {
         fputs(usage_text, stderr);

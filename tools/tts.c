@@ -675,6 +675,7 @@ int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     cli_prog = "tts";
+    cli_backend_check();
     int st = -1;
 
     if (!cmd)
