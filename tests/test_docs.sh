@@ -44,6 +44,21 @@ check $? "the broken sentence of tts.h in README, SPEC, SECURITY, BENCH, CARD, P
     "$srcdir/README.md"
 check $? "no \"research interest\" left in include, tools, bench, docs or README"
 
+# one header style for every man page: the package and its version, the
+# section's title (1: User Commands; 3: the programmer's manual)
+ver=$(sed -n 's/^#define TTS_VERSION_STRING "\(.*\)"$/\1/p' "$srcdir/include/tts.h")
+bad=""
+for f in "$srcdir"/tools/*.1 "$srcdir"/bench/*.1 "$srcdir"/kat/*.1 "$srcdir"/man/*.3; do
+    th=$(grep '^\.TH ' "$f") || continue # (a .so link page has none)
+    case $f in
+    *.1) want="\"libtts $ver\" \"User Commands\"" ;;
+    *) want="\"libtts $ver\" \"libtts Programmer's Manual\"" ;;
+    esac
+    case $th in *"$want") ;; *) bad="$bad $(basename "$f")" ;; esac
+done
+[ -n "$ver" ] && [ -z "$bad" ]
+check $? "every man page's header names libtts $ver and its section's title${bad:+ (not:$bad)}"
+
 # docs/CARD.md and 8051/README.md: the card images' sizes are the build's
 # (8051/*.sizes): the memory-budget rows whole, and the code, iram and
 # xdata columns of the card tables (the timing columns: tests/test_docs_card.sh)

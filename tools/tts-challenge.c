@@ -69,7 +69,7 @@ static const char usage_text[] =
     "  break DIR --set NAME [--message I]... -o OUTDIR [--key-out FILE]\n"
     "  break --pk FILE (--digest HEX | --message FILE) -o SIG [--key-out FILE]\n"
     "        [--seed FILE] [--json FILE] [--threads N] [--checkpoint FILE]\n"
-    "        [--solver auto|dense|wiedemann] [--pk-sha256 HEX] [--force]\n"
+    "        [--solver auto|dense|wiedemann] [--pk-sha256 HEX] [--force] [--quiet]\n"
     "        recover an equivalent key from the public key alone (exit 1:\n"
     "        no TTS structure) and sign challenge messages or a digest\n"
     "  forge --key FILE (--digest HEX | --message FILE) -o SIG\n"
