@@ -985,7 +985,10 @@ static const char caveat[] =
 static void print_text(FILE *f, const pp_result *v, size_t n, const passport_opts *po,
                        const env *e, const size_t *inbytes)
 {
-    fprintf(f, "# cpu: %s (%ld cores); compiler: %s; %s\n", e->cpu, e->cores, COMPILER, e->os);
+    char clk[256];
+    env_clock_text(e, clk, sizeof clk);
+    fprintf(f, "# cpu: %s (%ld cores); compiler: %s; %s\n# cpu id: %s\n", e->cpu, e->cores,
+            COMPILER, e->os, clk);
     fprintf(f, "# %s; libsodium %s; libtts %s, backend %s; %s\n",
             OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING,
             e->autob, e->date);

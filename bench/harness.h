@@ -277,11 +277,19 @@ typedef struct {
     char date[32];
     const char *autob;
     double load;     /* 1-minute load average at the start, < 0 if unknown */
+    int family, model, stepping; /* /proc/cpuinfo (x86), -1 if unknown */
+    double mhz_nominal;  /* cpufreq base or maximum frequency, or the model
+                          * name's "@ x.xxGHz"; < 0 if unreadable */
+    double mhz_reported; /* "cpu MHz" of /proc/cpuinfo at the start */
+    double mhz_tsc;      /* the cycle counter's rate, measured over 50 ms */
+    char smt[16], turbo[16]; /* "on", "off" or "unknown" (/sys) */
     char where[256]; /* "cpu, N cores, load L": the charts' captions */
 } env;
 
 void get_env(env *e, const char *autob);
 void print_env(const env *e, size_t runs, const char *per);
+/* The CPU's identity and clock in one line (text reports, CSV, captions). */
+void env_clock_text(const env *e, char *out, size_t len);
 /* " (broken)" for a TTS or SFLASH scheme or suite name (chart legends and
  * labels), else "". */
 const char *broken_mark(const char *name);

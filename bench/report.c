@@ -47,11 +47,90 @@ static void cpu_flags(char *buf, size_t len)
         fclose(f);
 }
 
+/* The first number after "key" in /proc/cpuinfo, or -1. */
+static double cpuinfo_num(const char *key)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    double v = -1;
+    size_t k = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, k) == 0 && (line[k] == ' ' || line[k] == '\t')) {
+            const char *c = strchr(line, ':');
+            if (c)
+                v = atof(c + 1);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* The first line of a /sys file as a number, or -1. */
+static double sys_num(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    double v = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+static void on_off(char *out, size_t len, double v, int inverted)
+{
+    snprintf(out, len, "%s", v < 0 ? "unknown" : (v > 0) != inverted ? "on" : "off");
+}
+
+/* The clock as a reader needs it to compare figures: nominal, reported,
+ * the cycle counter's measured rate, SMT and turbo. */
+static void cpu_clock(env *e)
+{
+    e->family = (int)cpuinfo_num("cpu family");
+    e->model = (int)cpuinfo_num("model");
+    e->stepping = (int)cpuinfo_num("stepping");
+    e->mhz_reported = cpuinfo_num("cpu MHz");
+    double khz = sys_num("/sys/devices/system/cpu/cpu0/cpufreq/base_frequency");
+    if (khz < 0)
+        khz = sys_num("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+    e->mhz_nominal = khz > 0 ? khz / 1000.0 : -1;
+    const char *at = strstr(e->cpu, "@ ");
+    if (e->mhz_nominal < 0 && at)
+        e->mhz_nominal = atof(at + 2) * (strstr(at, "GHz") ? 1000.0 : 1.0);
+    uint64_t t0 = now_ns(), c0 = cycles(), t1;
+    while ((t1 = now_ns()) - t0 < 50000000u)
+        ;
+    uint64_t c1 = cycles();
+    e->mhz_tsc = c1 > c0 ? (double)(c1 - c0) * 1000.0 / (double)(t1 - t0) : -1;
+    on_off(e->smt, sizeof e->smt, sys_num("/sys/devices/system/cpu/smt/active"), 0);
+    double nt = sys_num("/sys/devices/system/cpu/intel_pstate/no_turbo");
+    if (nt >= 0)
+        on_off(e->turbo, sizeof e->turbo, nt, 1);
+    else
+        on_off(e->turbo, sizeof e->turbo, sys_num("/sys/devices/system/cpu/cpufreq/boost"), 0);
+}
+
+/* "family F model M stepping S; clock: nominal N MHz, reported R MHz,
+ * counter T MHz; SMT s; turbo t" (unknowns said so). */
+void env_clock_text(const env *e, char *out, size_t len)
+{
+    char nom[32], rep[32], tsc[32];
+    snprintf(nom, sizeof nom, e->mhz_nominal > 0 ? "%.0f MHz" : "unknown", e->mhz_nominal);
+    snprintf(rep, sizeof rep, e->mhz_reported > 0 ? "%.0f MHz" : "unknown", e->mhz_reported);
+    snprintf(tsc, sizeof tsc, e->mhz_tsc > 0 ? "%.0f MHz" : "none", e->mhz_tsc);
+    snprintf(out, len, "family %d model %d stepping %d; clock: nominal %s, reported %s, "
+             "cycle counter %s; SMT %s; turbo %s", e->family, e->model, e->stepping, nom, rep,
+             tsc, e->smt, e->turbo);
+}
+
 void get_env(env *e, const char *autob)
 {
     struct utsname u;
     cpu_model(e->cpu, sizeof e->cpu);
     cpu_flags(e->flags, sizeof e->flags);
+    cpu_clock(e);
     if (uname(&u) == 0)
         snprintf(e->os, sizeof e->os, "%.60s %.60s %.60s", u.sysname, u.release, u.machine);
     else
@@ -73,7 +152,9 @@ void print_env(const env *e, size_t runs, const char *per)
 {
     printf("# cpu: %s (%ld cores); compiler: %s; CFLAGS: %s\n", e->cpu, e->cores, COMPILER,
            TTS_BENCH_CFLAGS);
-    printf("# cpu flags: %s; %s\n", e->flags, e->os);
+    char clk[256];
+    env_clock_text(e, clk, sizeof clk);
+    printf("# cpu flags: %s; %s\n# cpu id: %s\n", e->flags, e->os, clk);
     const char *pin = getenv("TTS_BACKEND");
     int pinned = pin && e->autob && strcmp(pin, e->autob) == 0;
     printf("# %s; libsodium %s; libtts %s, %s backend %s%s\n", OpenSSL_version(OPENSSL_VERSION),
@@ -132,6 +213,15 @@ void json_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
     fprintf(f, ",\n    \"cpu_flags\": ");
     json_write_str(f, e->flags);
     fprintf(f, ",\n    \"cores\": %ld,\n", e->cores);
+    fprintf(f, "    \"cpu_family\": %d,\n    \"cpu_model\": %d,\n    \"cpu_stepping\": %d,\n",
+            e->family, e->model, e->stepping);
+    fprintf(f, "    \"mhz_nominal\": ");
+    json_num(f, e->mhz_nominal, e->mhz_nominal > 0);
+    fprintf(f, ",\n    \"mhz_reported\": ");
+    json_num(f, e->mhz_reported, e->mhz_reported > 0);
+    fprintf(f, ",\n    \"mhz_cycle_counter\": ");
+    json_num(f, e->mhz_tsc, e->mhz_tsc > 0);
+    fprintf(f, ",\n    \"smt\": \"%s\",\n    \"turbo\": \"%s\",\n", e->smt, e->turbo);
     if (e->load >= 0)
         fprintf(f, "    \"load_average\": %.2f,\n", e->load);
     fprintf(f, "    \"os\": ");
@@ -277,6 +367,9 @@ void csv_head(FILE *f, const char *mode, int quick, size_t runs, const env *e,
             e->flags, e->cores, e->os, COMPILER);
     if (e->load >= 0)
         fprintf(f, "# load_average: %.2f\n", e->load);
+    char clk[256];
+    env_clock_text(e, clk, sizeof clk);
+    fprintf(f, "# cpu_id: %s\n", clk);
     fprintf(f, "# cflags: %s\n# openssl: %s\n# libsodium: %s\n# libtts: %s\n", TTS_BENCH_CFLAGS,
             OpenSSL_version(OPENSSL_VERSION), sodium_version_string(), TTS_VERSION_STRING);
     fprintf(f, "# default_backend: %s\n# cycle_source: %s\n# date: %s\n", e->autob, CYCLE_SOURCE,
