@@ -186,6 +186,21 @@ guard_family() {
     # (GENERATE KEY's cuts replay a key generation each: make check-full)
     [ -n "${TTS_CHECK_FULL:-}" ] && [ $rom = 0 ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
     tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key "$W/kB"
+    # --cut is exact: after x1 - 1 instructions (x1 counts the journal
+    # flag's first write) the flag is not written and key A stays; after x1
+    # it is, and the reset installs key B (both by their PINs)
+    got=""
+    for c in $((x1 - 1)) $x1; do
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" put-key "$W/kB" > "$W/c.log" 2>&1
+        n=$(sed -n 's/^instructions: //p' "$W/c.log")
+        k=-
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify > /dev/null 2>&1 && k=A
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinB" verify > /dev/null 2>&1 && k=$k"B"
+        got="$got$((n - c)):$k "
+    done
+    [ "$got" = "0:A 0:-B " ]
+    say $? "$fam: --cut is exact: cut after $((x1 - 1)) and $x1 instructions (the journal flag's first write the $x1-th): instructions past the cut and the key after it: $got"
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
     [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]
