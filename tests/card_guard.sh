@@ -13,6 +13,9 @@
 # - the PIN: SIGN before VERIFY 6982; wrong PINs 63C2, 63C1, 63C0, then 6983
 #   for VERIFY and SIGN, across sessions (--eeprom); the right PIN resets
 #   the tries; a wrong first byte and a wrong last byte take the same cycles;
+# - a key with a wrong S1 (S1[0][0] changed; the check cannot see S1) is
+#   committed and signs, and its signature does not verify under the
+#   intended public key;
 # - the tear test: GENERATE KEY, COMMIT KEY (PUT KEY + COMMIT) and SIGN's
 #   counter update cut at many instruction counts (tts-card --cut: the
 #   simulator stops there and the card's XDATA is saved; the next session
@@ -120,6 +123,18 @@ guard_family() {
     [ "$(swn "$W/log" 1) $(swn "$W/log" 2) $(swn "$W/log" 3) $(swn "$W/log" 4)" = "63C3 63C2 63C1 63C1" ] &&
         [ -n "$c1" ] && [ "$c1" = "$c2" ]
     say $? "$fam: the tries were reset to 3; a wrong first byte and a wrong last byte: $c1 and $c2 cycles"
+
+    # -- a key of another public key: S1[0][0] changed (S1 is free in a TTS
+    # key, so COMMIT's check cannot see it): committed and signing on every
+    # image, its signature not valid under the intended public key
+    # (docs/CARD.md, Threat model: what a faulty key leaks)
+    "$HELPER" corrupt 20,28 "$W/kA" "$W/kS1" S1 || exit 99
+    "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kS1" sign --digest "$D" > "$W/log" 2>&1
+    st=$?
+    s=$(sigs "$W/log")
+    [ $st = 0 ] && grep -q 'put-key: committed' "$W/log" && [ -n "$s" ] &&
+        ! "$HELPER" verify 20,28 "$W/pA" "$D" "$s"
+    say $? "$fam: a key with a wrong S1[0][0] is committed and signs; its signature does not verify under the intended public key"
 
     # -- the tear test (make check: on the 256-byte image only, whose
     # sessions are the quicker; make check-full: both)
