@@ -13,6 +13,8 @@
 # - the PIN: SIGN before VERIFY 6982; wrong PINs 63C2, 63C1, 63C0, then 6983
 #   for VERIFY and SIGN, across sessions (--eeprom); the right PIN resets
 #   the tries; a wrong first byte and a wrong last byte take the same cycles;
+# - SET PIN clears the record of PUT bytes (all sk bytes PUT, SET PIN,
+#   COMMIT: 6985);
 # - a key with a wrong S1 (S1[0][0] changed; the check cannot see S1) is
 #   committed and signs, and its signature does not verify under the
 #   intended public key;
@@ -156,6 +158,18 @@ guard_family() {
     sign_checks "$W/log" 1
     [ $(( st | $? )) = 0 ] && [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | sort -u)" = 9000 ]
     say $? "$fam: a session without the PIN PUTs all 1399 bytes of a key, commits none: key A still signs"
+    # within one session: a SET PIN after the PUTs clears their record
+    # (COMMIT 6985, key A still signs); SET PIN, the PUTs, COMMIT install
+    setpin="apdu 8026000008$(printf 'pin-of-B' | hex)00"
+    cp "$W/E0" "$W/Es"
+    "$TTS_CARD" $F --eeprom "$W/Es" --pin "$W/pinA" $setpin $(put_apdus "$W/kB") $setpin \
+        apdu 802400000000 verify sign --digest "$D" > "$W/log" 2>&1
+    sign_checks "$W/log" 1 && [ "$(grep '^apdu:' "$W/log" | tail -1 | awk '{print $NF}')" = 6985 ]
+    r1=$?
+    "$TTS_CARD" $F --eeprom "$W/Es" $setpin $(put_apdus "$W/kB") apdu 802400000000 > "$W/log" 2>&1
+    [ $r1 = 0 ] && [ "$(grep '^apdu:' "$W/log" | tail -1 | awk '{print $NF}')" = 9000 ] &&
+        "$TTS_CARD" $F --eeprom "$W/Es" --pin "$W/pinY" verify > /dev/null 2>&1
+    say $? "$fam: SET PIN clears the record of PUT bytes: all sk bytes PUT, SET PIN again, COMMIT 6985 and key A signs; SET PIN, PUT, COMMIT installs key B"
     segA=$(dd if="$W/pA" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
     segB=$(dd if="$W/pB" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
     D2=$(rnd 20)
