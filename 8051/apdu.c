@@ -21,6 +21,18 @@ __xdata uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
 __xdata uint8_t pin_ok;
 __xdata uint32_t last_cycles, last_chacha;
 
+/* The record of the bytes PUT KEY has staged (X_WMAP): cleared at every
+ * reset (main.c), on SET PIN, at the start of GENERATE KEY and before
+ * COMMIT KEY's check, so that COMMIT KEY installs only a key every byte
+ * of which was PUT in this session after its SET PIN (docs/CARD.md,
+ * Threat model: a torn install). */
+void wmap_clear(void) __reentrant
+{
+    uint16_t i;
+    for (i = 0; i < WMAP_BYTES; i++)
+        XB(X_WMAP + i) = 0;
+}
+
 static uint8_t wmap_full(void) __reentrant
 {
     uint16_t i;
@@ -120,6 +132,7 @@ static uint16_t h_counter(void)
 static uint16_t h_set_pin(void)
 {
     pin_stage();
+    wmap_clear();
     return CARD_SW_OK;
 }
 
@@ -127,6 +140,7 @@ static uint16_t h_generate(void)
 {
     if (!PIN_STAGED)
         return CARD_SW_STATE;
+    wmap_clear();
     key_generate();
     return CARD_SW_OK;
 }
@@ -145,6 +159,7 @@ static uint16_t h_commit(void)
 {
     if (!wmap_full() || !PIN_STAGED)
         return CARD_SW_STATE;
+    wmap_clear();
     return key_commit() ? CARD_SW_DATA : CARD_SW_OK;
 }
 

@@ -113,5 +113,6 @@ extern __xdata uint8_t apdu_cla, apdu_ins, apdu_p1, apdu_p2, apdu_lc, apdu_la;
 extern __xdata uint8_t pin_ok;  /* VERIFY succeeded since the reset (volatile) */
 extern __xdata uint32_t last_cycles, last_chacha;
 uint16_t apdu_run(void);
+void wmap_clear(void) __reentrant; /* the record of PUT KEY's bytes := 0 */
 
 #endif

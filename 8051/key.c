@@ -132,13 +132,6 @@ static void l1_from_rows(__code const uint8_t *runs, __xdata uint8_t *S, uint8_t
     }
 }
 
-static void wmap_clear(void) __reentrant
-{
-    uint16_t i;
-    for (i = 0; i < WMAP_BYTES; i++)
-        XB(X_WMAP + i) = 0;
-}
-
 /* The stream secret K_card of the raw key at STAGE, into X_KCST
  * (docs/SPEC.md, card section): K_0 = 0, K_{i+1} = the first 32 bytes of
  * ChaCha20(K_i XOR M_i, block counter 0, nonce "tts-card-prf"), M_i the
@@ -245,10 +238,10 @@ void key_generate(void) __reentrant
     central_eval(STAGE + SK_s1, C3, X_STAGE + SK_COEF);
     pc_out(X_STAGE + SK_COEF, 0);
     install();
-    wmap_clear();
 }
 
-/* COMMIT KEY: validate X_STAGE (every byte written: checked by the caller). */
+/* COMMIT KEY: validate X_STAGE (every byte written: checked by the caller,
+ * which has cleared the record of them). */
 uint16_t key_commit(void) __reentrant
 {
     uint8_t ok, d = 0, k;
@@ -267,7 +260,6 @@ uint16_t key_commit(void) __reentrant
         d |= y[k] ^ STAGE[SK_s1 + k];
     ok &= (uint8_t)(NZ(d) + 1);             /* 1 iff d == 0 */
     pc_out(X_STAGE + SK_COEF, 0);
-    wmap_clear();
     if (!ok)
         return CARD_SW_DATA;
     install();

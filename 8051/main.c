@@ -96,6 +96,10 @@ void main(void)
     pin_ok = 0;
     if (XB(X_JRNL) == NV_MAGIC) /* a key install was cut: finish it */
         key_install();
+    /* a key install takes its PIN and every byte of its key from the
+     * session that commits it (docs/CARD.md, Threat model) */
+    wmap_clear();
+    XB(X_PINST) = 0xFF;
     TMOD = (TMOD & 0xF0) | 0x01;
     ET0 = 1;
     EA = 1;

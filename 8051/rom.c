@@ -180,6 +180,7 @@ void rm_main(void) __naked
         cjne a, #NV_MAGIC, rm_nojr ; a key install was cut: finish it
         lcall _rm_install
     rm_nojr:
+        acall rm_unstage          ; (after the journal, which reads X_PINST)
         lcall _rk_tfill           ; the active key's coefficients in them
         mov  TMOD, #0x01
         setb ET0
@@ -509,7 +510,8 @@ void rm_main(void) __naked
         ret
 
         ; ---- SET PIN: staged for the next COMMIT KEY; the length byte,
-        ; written last, makes it valid
+        ; written last, makes it valid; then the record of PUT bytes
+        ; cleared
     rh_setpin:
         mov  dptr, #X_PINST
         mov  a, #0xFF
@@ -523,7 +525,7 @@ void rm_main(void) __naked
         mov  dptr, #X_PINST
         mov  a, R_LC
         movx @dptr, a
-        ret
+        ajmp rm_wclr
         ; C = a PIN is staged (its length PIN_MIN .. PIN_MAX), DPTR = X_PINST
     rm_pinst:
         mov  dptr, #X_PINST
@@ -571,7 +573,7 @@ void rm_main(void) __naked
 #endif
 
         ; ---- COMMIT KEY: every byte PUT and a PIN staged (6985), then the
-        ; check (6A80: the record of PUT bytes cleared, the old key kept),
+        ; record of PUT bytes cleared, the check (6A80: the old key kept),
         ; then the install through the journal
     rh_commit:
         mov  dptr, #X_WMAP
@@ -592,19 +594,9 @@ void rm_main(void) __naked
         jnz  rs_6985
         acall rm_pinst
         jnc  rs_6985
+        acall rm_wclr             ; the record, cleared before the check
 #ifndef CARD_ROM_NO_CHECK
         lcall _rm_check
-        push acc
-#endif
-        mov  dptr, #X_WMAP        ; the record of PUT bytes: cleared
-        mov  r7, #WMAP_BYTES
-        clr  a
-    rk_wc:
-        movx @dptr, a
-        inc  dptr
-        djnz r7, rk_wc
-#ifndef CARD_ROM_NO_CHECK
-        pop  acc
         jz   rs_6a80
 #endif
         lcall _rm_kcard
@@ -612,6 +604,24 @@ void rm_main(void) __naked
         mov  a, #NV_MAGIC
         movx @dptr, a
         ljmp _rm_install
+
+        ; A key install takes its PIN and every byte of its key from the
+        ; session that commits it (docs/CARD.md, Threat model): at reset
+        ; the staged PIN is used up and the record of PUT bytes cleared;
+        ; SET PIN and COMMIT KEY (before its check) clear the record
+    rm_unstage:
+        mov  dptr, #X_PINST
+        mov  a, #0xFF
+        movx @dptr, a
+    rm_wclr:
+        mov  dptr, #X_WMAP
+        mov  r7, #WMAP_BYTES
+        clr  a
+    rk_wc:
+        movx @dptr, a
+        inc  dptr
+        djnz r7, rk_wc
+        ret
 
         ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
         ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch

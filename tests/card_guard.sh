@@ -14,6 +14,11 @@
 # - the PIN: SIGN before VERIFY 6982; wrong PINs 63C2, 63C1, 63C0, then 6983
 #   for VERIFY and SIGN, across sessions (--eeprom); the right PIN resets
 #   the tries; a wrong first byte and a wrong last byte take the same cycles;
+# - SET PIN clears the record of PUT bytes (all sk bytes PUT, SET PIN,
+#   COMMIT: 6985);
+# - a key with a wrong S1 (S1[0][0] changed; the check cannot see S1) is
+#   committed and signs, and its signature does not verify under the
+#   intended public key;
 # - the tear test: GENERATE KEY, COMMIT KEY (PUT KEY + COMMIT) and SIGN's
 #   counter update cut at many instruction counts (tts-card --cut: the
 #   simulator stops there and the card's XDATA is saved; the next session
@@ -28,23 +33,34 @@
 #   counter's switch byte is written, that write, and TEAR_COARSE over the
 #   rest; for a VERIFY with a wrong PIN every VSTEP-th instruction: the try
 #   is counted from its write on, and that write comes before the stored
-#   PIN is read. make check (the 8032 image only): TEAR_WINDOW 0,
-#   TEAR_COARSE 0, NEARLY 1, SSTEP 96, VSTEP 400, of the four cuts around
-#   the journal's writes the two at the first write and just after the
-#   second, no cut of GENERATE KEY; make check-full: 40, 12, 3, 12, 100,
-#   all four, and GENERATE KEY cut as COMMIT KEY. TEAR_WINDOW and TEAR_COARSE, in
-#   the environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every
-#   store to the key area; that takes hours).
+#   PIN is read. GENERATE KEY and PUT + COMMIT KEY are cut on a card where a
+#   session without the PIN has PUT all sk bytes and committed none, also
+#   at ACUTS points where a staged key would be left committable, and after
+#   every cut of theirs a session without the user's PIN (SET PIN, COMMIT
+#   KEY, VERIFY, SIGN) must get no signature under key A or key B (the
+#   torn-install attack: docs/CARD.md, Threat model); --cut is exact (the
+#   flag unwritten after its write's count minus one). make check (not on
+#   the 128-byte image): TEAR_WINDOW 0, TEAR_COARSE 0, NEARLY 1, SSTEP 96,
+#   VSTEP 400, ACUTS 3, of the four cuts around the journal's writes the
+#   two at the first write and just after the second; make check-full: 40,
+#   12, 3, 12, 100, 12, all four. GENERATE KEY is cut as COMMIT KEY (not on
+#   the ROM family). TEAR_WINDOW, TEAR_COARSE and ACUTS, in the
+#   environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every store
+#   to the key area; that takes hours).
 
 # make check takes a short sample; make check-full (TTS_CHECK_FULL) sweeps
 # more densely and cuts GENERATE KEY too
 if [ -n "${TTS_CHECK_FULL:-}" ]; then
     sstep=12 vstep=100 nearly=3 near=4
-    TEAR_WINDOW=${TEAR_WINDOW:-40} TEAR_COARSE=${TEAR_COARSE:-12}
+    TEAR_WINDOW=${TEAR_WINDOW:-40} TEAR_COARSE=${TEAR_COARSE:-12} ACUTS=${ACUTS:-12}
 else
     sstep=96 vstep=400 nearly=1 near=2
-    TEAR_WINDOW=${TEAR_WINDOW:-0} TEAR_COARSE=${TEAR_COARSE:-0}
+    TEAR_WINDOW=${TEAR_WINDOW:-0} TEAR_COARSE=${TEAR_COARSE:-0} ACUTS=${ACUTS:-3}
 fi
+# XDATA of the staged key's last byte, X_STAGE + sk - 1 (8051/card_map.h:
+# X_STAGE = 0x0500 for TTS(20,28), sk = 1399); the journal flag X_JRNL is
+# 0x301, the counter's switch X_CSEL 0x303, the PIN tries X_TRIES 0x302
+LAST_SK_BYTE=0x0A76
 
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/sA" "$W/pA" "$W/kA" || exit 99
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 1 "$W/sB" "$W/pB" "$W/kB" || exit 99
@@ -111,12 +127,50 @@ guard_family() {
         [ -n "$c1" ] && [ "$c1" = "$c2" ]
     say $? "$fam: the tries were reset to 3; a wrong first byte and a wrong last byte: $c1 and $c2 cycles"
 
+    # -- a key of another public key: S1[0][0] changed (S1 is free in a TTS
+    # key, so COMMIT's check cannot see it): committed and signing on every
+    # image, its signature not valid under the intended public key
+    # (docs/CARD.md, Threat model: what a faulty key leaks)
+    "$HELPER" corrupt 20,28 "$W/kA" "$W/kS1" S1 || exit 99
+    "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kS1" sign --digest "$D" > "$W/log" 2>&1
+    st=$?
+    s=$(sigs "$W/log")
+    [ $st = 0 ] && grep -q 'put-key: committed' "$W/log" && [ -n "$s" ] &&
+        ! "$HELPER" verify 20,28 "$W/pA" "$D" "$s"
+    say $? "$fam: a key with a wrong S1[0][0] is committed and signs; its signature does not verify under the intended public key"
+
     # -- the tear test (make check: on the 256-byte image only, whose
     # sessions are the quicker; make check-full: both)
     [ $fam = 8051 ] && [ -z "${TTS_CHECK_FULL:-}" ] && return 0
     rm -f "$W/E0"
     "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/E0" put-key "$W/kA" sign --digest "$D" > "$W/log" 2>&1 ||
         say 1 "$fam: tear test: key A"
+    # the attacker's staging: a session without any PIN PUTs every byte
+    # of the key (arbitrary bytes) and commits nothing; key A still signs
+    puts="" o=0
+    while [ $o -lt 1399 ]; do
+        l=$((1399 - o)); [ $l -gt 255 ] && l=255
+        puts="$puts apdu 8022$(printf '%04X%02X' $o $l)$(rnd $l)00"
+        o=$((o + l))
+    done
+    cp "$W/E0" "$W/E0x"
+    "$TTS_CARD" $F --eeprom "$W/E0x" --pin "$W/pinA" $puts verify sign --digest "$D" > "$W/log" 2>&1
+    st=$?
+    sign_checks "$W/log" 1
+    [ $(( st | $? )) = 0 ] && [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | sort -u)" = 9000 ]
+    say $? "$fam: a session without the PIN PUTs all 1399 bytes of a key, commits none: key A still signs"
+    # within one session: a SET PIN after the PUTs clears their record
+    # (COMMIT 6985, key A still signs); SET PIN, the PUTs, COMMIT install
+    setpin="apdu 8026000008$(printf 'pin-of-B' | hex)00"
+    cp "$W/E0" "$W/Es"
+    "$TTS_CARD" $F --eeprom "$W/Es" --pin "$W/pinA" $setpin $(put_apdus "$W/kB") $setpin \
+        apdu 802400000000 verify sign --digest "$D" > "$W/log" 2>&1
+    sign_checks "$W/log" 1 && [ "$(grep '^apdu:' "$W/log" | tail -1 | awk '{print $NF}')" = 6985 ]
+    r1=$?
+    "$TTS_CARD" $F --eeprom "$W/Es" $setpin $(put_apdus "$W/kB") apdu 802400000000 > "$W/log" 2>&1
+    [ $r1 = 0 ] && [ "$(grep '^apdu:' "$W/log" | tail -1 | awk '{print $NF}')" = 9000 ] &&
+        "$TTS_CARD" $F --eeprom "$W/Es" --pin "$W/pinY" verify > /dev/null 2>&1
+    say $? "$fam: SET PIN clears the record of PUT bytes: all sk bytes PUT, SET PIN again, COMMIT 6985 and key A signs; SET PIN, PUT, COMMIT installs key B"
     segA=$(dd if="$W/pA" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
     segB=$(dd if="$W/pB" bs=1 count=240 2>/dev/null | hex | tr a-f A-F)
     D2=$(rnd 20)
@@ -149,12 +203,36 @@ guard_family() {
         fi
         echo "$k $ctr" >> "$W/tear.$1"
     }
-    # tear NAME ADDR HITS SUBCOMMAND...: cut SUBCOMMAND (on key A's card)
-    # around the HITS writes to ADDR and over its whole length
+    # attack_check NAME CUT: a session without the user's PIN after the
+    # cut (on a copy of $W/Ec) sends SET PIN (its own), COMMIT KEY, VERIFY
+    # (its PIN), SIGN; no signature it gets verifies under key A (the
+    # user's old key) or key B (the new one)
+    attack_check() {
+        cp "$W/Ec" "$W/Ea"
+        "$TTS_CARD" $F --eeprom "$W/Ea" apdu "8026000008$(printf 'xin-of-A' | hex)00" \
+            apdu 802400000000 apdu "0020000008$(printf 'xin-of-A' | hex)00" \
+            apdu "8040000014${D2}00" > "$W/a.log" 2>&1
+        asig=$(grep '^apdu:' "$W/a.log" | sed -n 4p | awk '$NF == "9000" {print $3}')
+        if [ -n "$asig" ] && { "$HELPER" verify 20,28 "$W/pA" "$D2" "$asig" ||
+                               "$HELPER" verify 20,28 "$W/pB" "$D2" "$asig"; }; then
+            echo "# $1: cut at $2: a session without the user's PIN got a signature under the user's key"
+            return 1
+        fi
+        echo "$(swn "$W/a.log" 2)" >> "$W/attack.$1"
+    }
+    # tear NAME ADDR HITS SUBCOMMAND...: cut SUBCOMMAND (on key A's card;
+    # GENERATE and COMMIT KEY on the card the attacker staged, $W/E0x)
+    # around the HITS writes to ADDR and over its whole length; for
+    # GENERATE and COMMIT KEY also where the attacks of attack_check
+    # would find a key to commit (ACUTS evenly between the last PUT and the
+    # journal flag, or over the last third of GENERATE KEY before it), and
+    # attack_check after every cut
     tear() {
         name=$1 addr=$2 hits=$3
         shift 3
-        cp "$W/E0" "$W/Ec"
+        base=$W/E0 att=0
+        case $name in GENERATE-KEY|COMMIT-KEY) base=$W/E0x att=1 ;; esac
+        cp "$base" "$W/Ec"
         "$TTS_CARD" $F --eeprom "$W/Ec" --watch "$addr:$hits" "$@" > "$W/w.log" 2>&1
         x1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
         x2=$(sed -n "s/^watch: write $hits .* after \\([0-9]*\\) .*/\\1/p" "$W/w.log")
@@ -167,26 +245,55 @@ guard_family() {
                   $(seq $x1 $(( (x2 - x1) / (TEAR_WINDOW + 1) + 1 )) $x2 | sed 1d)
                   $(seq 1 $((x1 / 120 + 1)) $((x1 / 30)) | sed 1d | head -n $nearly)"
         fi
+        if [ $name = COMMIT-KEY ]; then # from the last PUT's write of the key's last byte
+            cp "$base" "$W/Ec"
+            "$TTS_CARD" $F --eeprom "$W/Ec" --watch "$LAST_SK_BYTE:1" "$@" > "$W/w.log" 2>&1
+            y1=$(sed -n 's/^watch: write 1 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+            [ -n "$y1" ] || { say 1 "$fam: $name: no watch of the key's last byte"; return; }
+            cuts="$cuts $((y1 + 40)) $(seq $y1 $(( (x1 - y1) / (ACUTS + 1) + 1 )) $x1 | sed 1d)"
+        elif [ $name = GENERATE-KEY ]; then
+            cuts="$cuts $(seq $((2 * x1 / 3)) $(( x1 / 3 / (ACUTS + 1) + 1 )) $x1 | sed 1d)"
+        fi
         cuts=$(echo $cuts $(seq 1 $(( total / (TEAR_COARSE + 1) + 1 )) "$total" | sed 1d) |
                tr ' ' '\n' | sort -n -u)
         : > "$W/tear.$name"
+        : > "$W/attack.$name"
         bad=0 n=0
         for c in $cuts; do
-            cp "$W/E0" "$W/Ec"
+            cp "$base" "$W/Ec"
             "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" "$@" > /dev/null 2>&1 || bad=1
+            if [ $att = 1 ]; then attack_check "$name" "$c" || bad=1; fi
             tear_check "$name" "$c" || bad=1
             n=$((n + 1))
         done
         nA=$(grep -c '^A' "$W/tear.$name") nB=$(grep -c '^B' "$W/tear.$name")
         [ $bad = 0 ] && [ $((nA + nB)) = $n ]
         say $? "$fam: tear test, $name: $n cut points (the watched writes at $x1 and $x2 of $total instructions): key A whole $nA times, key B $nB"
+        if [ $att = 1 ]; then
+            [ $bad = 0 ] && [ "$(wc -l < "$W/attack.$name")" = $n ]
+            say $? "$fam: torn install, $name: after each of the $n cuts a session without the user's PIN (SET PIN, COMMIT KEY, VERIFY, SIGN) gets no signature under key A or B; its COMMIT KEY answered: $(sort "$W/attack.$name" | uniq -c | tr -s ' \n' ' ')"
+        fi
         tears=$((tears + n))
     }
     tears=0
     : > "$W/tear.GENERATE-KEY"
-    # (GENERATE KEY's cuts replay a key generation each: make check-full)
-    [ -n "${TTS_CHECK_FULL:-}" ] && [ $rom = 0 ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
+    [ $rom = 0 ] && tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
     tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key "$W/kB"
+    # --cut is exact: after x1 - 1 instructions (x1 counts the journal
+    # flag's first write) the flag is not written and key A stays; after x1
+    # it is, and the reset installs key B (both by their PINs)
+    got=""
+    for c in $((x1 - 1)) $x1; do
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" put-key "$W/kB" > "$W/c.log" 2>&1
+        n=$(sed -n 's/^instructions: //p' "$W/c.log")
+        k=-
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify > /dev/null 2>&1 && k=A
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinB" verify > /dev/null 2>&1 && k=$k"B"
+        got="$got$((n - c)):$k "
+    done
+    [ "$got" = "0:A 0:-B " ]
+    say $? "$fam: --cut is exact: cut after $((x1 - 1)) and $x1 instructions (the journal flag's first write the $x1-th): instructions past the cut and the key after it: $got"
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
     [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]

@@ -24,8 +24,10 @@
 #   signing cycles over keys, digests and counters, and equal COMMIT KEY
 #   and segment cycles over keys.
 # - TTS(20,28): the card's own randomness against a hostile terminal, the
-#   PIN, the tear test (tests/card_guard.sh), on the 256-byte image (on the
-#   128-byte one, whose commands are the same C, in make check-full).
+#   PIN, a key with a wrong S1, the tear test with the torn-install attack
+#   and the exact cut (tests/card_guard.sh), on the 256-byte image (the
+#   tear test on the 128-byte one, whose commands are the same C, in make
+#   check-full).
 # - the ROM families (rom_tests below; tests/card-M-N-rom4k.card: the 4 KB
 #   image tts-M-N-rom4k.ihx; tests/card-20-28-rom4k-nocheck.card: the 4 KB
 #   image within 224 ms, without COMMIT's check): PUT KEY + COMMIT KEY of

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -191,6 +192,94 @@ static void wipe_close(int fd)
     close(fd);
 }
 
+/* The console of a run with a cut (simulate): s51's output copied to the
+ * log as it comes, read line by line for the instruction count of each
+ * "state" ("Inst= N") and its end (a line "Simulation: ..."). */
+typedef struct {
+    int to, from;             /* s51's stdin, its stdout and stderr */
+    FILE *log;
+    char line[256];
+    size_t n;
+    int states;               /* "state" outputs read in full */
+    unsigned long long inst;  /* the last one's instruction count */
+} console;
+
+/* Write len bytes of s to the console, reading its output meanwhile (so
+ * that neither side blocks), then read on until want state outputs have
+ * come in all. 0, or -1 if the simulator has gone. */
+static int console_io(console *c, const char *s, size_t len, int want)
+{
+    size_t done = 0;
+    while (done < len || c->states < want) {
+        struct pollfd p[2] = {{c->from, POLLIN, 0}, {c->to, done < len ? POLLOUT : 0, 0}};
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (p[0].revents) {
+            char buf[4096];
+            ssize_t r = read(c->from, buf, sizeof buf);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                return -1;
+            fwrite(buf, 1, (size_t)r, c->log);
+            for (ssize_t i = 0; i < r; i++) {
+                if (buf[i] != '\n') {
+                    if (c->n < sizeof c->line - 1)
+                        c->line[c->n++] = buf[i];
+                    continue;
+                }
+                c->line[c->n] = 0;
+                c->n = 0;
+                const char *ins = strstr(c->line, "Inst= ");
+                unsigned long long t;
+                if (ins && sscanf(ins, "Inst= %llu", &t) == 1)
+                    c->inst = t;
+                if (!strncmp(c->line, "Simulation: ", 12))
+                    c->states++;
+            }
+        }
+        if (done < len && (p[1].revents & POLLOUT)) {
+            size_t k = len - done < 4096 ? len - done : 4096; /* <= PIPE_BUF: no block */
+            ssize_t w = write(c->to, s + done, k);
+            if (w < 0 && errno != EINTR && errno != EAGAIN)
+                return -1;
+            if (w > 0)
+                done += (size_t)w;
+        } else if (done < len && (p[1].revents & (POLLERR | POLLHUP))) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A power cut after exactly b->cut instructions (counted from the reset,
+ * as s51's "Inst=" counts them). s51's "step K" executes K instructions
+ * and counts one more for each interrupt it takes on the way (Timer 0's:
+ * at most one per 16,384 instructions), so one "step" of the whole count
+ * stops late; this steps in parts short enough not to pass the cut
+ * whatever interrupts come, reading the count after each (each exchange
+ * with the console costs about 0.1 s of waiting, hence the few long
+ * parts). The count passes the cut, by one, only where the cut falls on
+ * an interrupt's entry (b->insts says so). 0, or -1 if the simulator has
+ * gone. */
+static int console_cut(console *c, unsigned long long cut)
+{
+    char cmd[64];
+    while (c->inst < cut) {
+        unsigned long long r = cut - c->inst, k = r > r / 1024 + 2 ? r - r / 1024 - 2 : 1,
+                           before = c->inst;
+        size_t len = (size_t)snprintf(cmd, sizeof cmd, "step %llu\nstate\n", k);
+        if (console_io(c, cmd, len, c->states + 1) != 0)
+            return -1;
+        if (c->inst < before + k) /* the card stopped the simulator itself */
+            break;
+    }
+    return 0;
+}
+
 /* s51 with the console script on its stdin, the request on its fd 3, the
  * answers on fd 4 (files without a name: anon_file) and its output on the
  * log file logfd, parsed for the tick count and the XDATA dump. */
@@ -201,9 +290,16 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     const char *ifopt = "if=xram[0xffff],in=/dev/fd/3,out=/dev/fd/4",
                *sopt = "in=/dev/fd/3,out=/dev/fd/4";
     snprintf(xtal, sizeof xtal, "%gM", b->mhz);
-    int in[2];
+    /* with a cut, the parent reads the console's output as it comes (out)
+     * and copies it to the log; else the simulator writes the log */
+    int in[2], out[2] = {-1, -1};
     if (pipe2(in, O_CLOEXEC))
         return -1;
+    if (b->cut && pipe2(out, O_CLOEXEC)) {
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
     pid_t parent = getpid();
     /* the simulator in its own process group, listed for the signal
      * handler of tools/fileio.h (a signal kills it, not only us) */
@@ -217,8 +313,15 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     }
     if (pid != 0)
         sigprocmask(SIG_SETMASK, &old, NULL);
-    if (pid < 0)
+    if (pid < 0) {
+        close(in[0]);
+        close(in[1]);
+        if (b->cut) {
+            close(out[0]);
+            close(out[1]);
+        }
         return -1;
+    }
     if (pid == 0) {
         setpgid(0, 0);
 #if defined(__linux__)
@@ -233,8 +336,9 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         sigprocmask(SIG_SETMASK, &old, NULL);
-        /* fds 0..4 in place, whatever numbers the pipe and files got */
-        int fds[4] = {fcntl(in[0], F_DUPFD_CLOEXEC, 10), fcntl(logfd, F_DUPFD_CLOEXEC, 10),
+        /* fds 0..4 in place, whatever numbers the pipes and files got */
+        int fds[4] = {fcntl(in[0], F_DUPFD_CLOEXEC, 10),
+                      fcntl(b->cut ? out[1] : logfd, F_DUPFD_CLOEXEC, 10),
                       fcntl(reqfd, F_DUPFD_CLOEXEC, 10), fcntl(respfd, F_DUPFD_CLOEXEC, 10)};
         if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || fds[3] < 0 || dup2(fds[0], 0) < 0 ||
             dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 || dup2(fds[2], 3) < 0 ||
@@ -257,6 +361,14 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         _exit(127);
     }
     close(in[0]);
+    console con = {in[1], out[0], NULL, {0}, 0, 0, 0};
+    if (b->cut) {
+        close(out[1]);
+        int lf = dup(logfd);
+        con.log = lf >= 0 ? fdopen(lf, "w") : NULL;
+        if (!con.log && lf >= 0)
+            close(lf);
+    }
     /* On the 8051 (128 B of internal RAM) the simulator's RAM above 0x7F,
      * which the part does not have, is filled with 0xA5 before the run
      * and read back after it: ucsim does not fault on an access there.
@@ -303,9 +415,9 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
             len += (size_t)snprintf(sc + len, cap - len, "run\nstate\n");
         len += (size_t)snprintf(sc + len, cap - len, "delete\n");
     }
-    if (b->cut)
-        len += (size_t)snprintf(sc + len, cap - len, "step %llu\n", b->cut);
-    else
+    size_t pre = len; /* the script before the run (or the cut) */
+    int cut_ok = 0;
+    if (!b->cut)
         len += (size_t)snprintf(sc + len, cap - len, "run\n");
     len += (size_t)snprintf(sc + len, cap - len, "state\n");
     if (b->xram_out)
@@ -313,15 +425,36 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     if (hi_check)
         len += (size_t)snprintf(sc + len, cap - len, "dump iram_chip 0x80 0xff\n");
     len += (size_t)snprintf(sc + len, cap - len, "quit\n");
-    for (size_t done = 0; done < len;) {
-        ssize_t w = write(in[1], sc + done, len - done);
-        if (w <= 0)
-            break;
-        done += (size_t)w;
+    if (b->cut) { /* the script up to the cut, the steps to it, the rest */
+        int watched = b->watch ? (b->watch_hits < 8 ? b->watch_hits : 8) : 0;
+        cut_ok = con.log && console_io(&con, sc, pre, watched) == 0 &&
+                 console_cut(&con, b->cut) == 0 && console_io(&con, sc + pre, len - pre, 0) == 0;
+    } else {
+        for (size_t done = 0; done < len;) {
+            ssize_t w = write(in[1], sc + done, len - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
     }
     wipe(sc, cap);
     free(sc);
     close(in[1]);
+    if (b->cut) { /* the rest of the output, up to the simulator's end */
+        char buf[4096];
+        ssize_t r;
+        while ((r = read(out[0], buf, sizeof buf)) != 0) {
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0)
+                break;
+            if (con.log)
+                fwrite(buf, 1, (size_t)r, con.log);
+        }
+        close(out[0]);
+        if (con.log)
+            fclose(con.log);
+    }
     /* a card that never stops (a broken or foreign image) is stopped by
      * the kernel when the simulator has used b->timeout s of CPU time
      * (RLIMIT_CPU, set in the child above: SIGXCPU, then SIGKILL) */
@@ -415,6 +548,10 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     }
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
         fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
+        return -1;
+    }
+    if (b->cut && !cut_ok) {
+        fprintf(stderr, "tts-card: could not step the simulator to the cut\n");
         return -1;
     }
     if (b->xram_out && xram_got != CARD_XRAM_BYTES) {
