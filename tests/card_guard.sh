@@ -42,17 +42,18 @@
 #   flag unwritten after its write's count minus one). make check (not on
 #   the 128-byte image): TEAR_WINDOW 0, TEAR_COARSE 0, NEARLY 1, SSTEP 96,
 #   VSTEP 400, ACUTS 3, of the four cuts around the journal's writes the
-#   two at the first write and just after the second; make check-full: 40,
-#   12, 3, 12, 100, 12, all four. GENERATE KEY is cut as COMMIT KEY in make
-#   check-full (not on the ROM family, which has no GENERATE KEY). TEAR_WINDOW, TEAR_COARSE and ACUTS, in the
-#   environment, enlarge the sweep (TEAR_WINDOW=3000 cuts about every store
+#   two at the first write and just after the second; make check-full: 10,
+#   4, 3, 12, 100, 6, all four. GENERATE KEY is cut as COMMIT KEY in make
+#   check-full (not on the ROM family, which has no GENERATE KEY).
+#   TEAR_WINDOW, TEAR_COARSE and ACUTS, in the environment, enlarge the
+#   sweep (TEAR_WINDOW=3000 cuts about every store
 #   to the key area; that takes hours).
 
 # make check takes a short sample; make check-full (TTS_CHECK_FULL) sweeps
 # more densely and cuts GENERATE KEY too
 if [ -n "${TTS_CHECK_FULL:-}" ]; then
     sstep=12 vstep=100 nearly=3 near=4
-    TEAR_WINDOW=${TEAR_WINDOW:-40} TEAR_COARSE=${TEAR_COARSE:-12} ACUTS=${ACUTS:-12}
+    TEAR_WINDOW=${TEAR_WINDOW:-10} TEAR_COARSE=${TEAR_COARSE:-4} ACUTS=${ACUTS:-6}
 else
     sstep=96 vstep=400 nearly=1 near=2
     TEAR_WINDOW=${TEAR_WINDOW:-0} TEAR_COARSE=${TEAR_COARSE:-0} ACUTS=${ACUTS:-3}
