@@ -51,20 +51,26 @@ int main(void)
     unsigned char *pk = malloc(PKB), *sk = malloc(SKB), *sm = malloc(mlen + SIGB),
                   *m2 = malloc(mlen + SIGB);
     unsigned long long smlen, m2len;
+    int rc = 1;
     if (!pk || !sk || !sm || !m2 || KEYPAIR(pk, sk) != 0 ||
         SIGN(sm, &smlen, msg, mlen, sk) != 0 || smlen != mlen + SIGB ||
         OPEN(m2, &m2len, sm, smlen, pk) != 0 || m2len != mlen || memcmp(m2, msg, mlen)) {
         fprintf(stderr, "harness: the round trip failed\n");
-        return 1;
+    } else {
+        hex("pk", pk, PKB);
+        hex("sk", sk, SKB);
+        hex("sm", sm, smlen);
+        sm[mlen] ^= 0x10; /* one bit of the signature */
+        if (OPEN(m2, &m2len, sm, smlen, pk) != -1) {
+            fprintf(stderr, "harness: a flipped bit was accepted\n");
+        } else {
+            printf("flipped = refused\n");
+            rc = 0;
+        }
     }
-    hex("pk", pk, PKB);
-    hex("sk", sk, SKB);
-    hex("sm", sm, smlen);
-    sm[mlen] ^= 0x10; /* one bit of the signature */
-    if (OPEN(m2, &m2len, sm, smlen, pk) != -1) {
-        fprintf(stderr, "harness: a flipped bit was accepted\n");
-        return 1;
-    }
-    printf("flipped = refused\n");
-    return 0;
+    free(pk);
+    free(sk);
+    free(sm);
+    free(m2);
+    return rc;
 }
