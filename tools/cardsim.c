@@ -136,20 +136,6 @@ static int anon_file(void)
     return fd;
 }
 
-static int write_all(int fd, const uint8_t *b, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, b, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        b += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
 /* The first k commands and HALT into fd (rewound). */
 static int write_request(card_batch *b, size_t k, int fd)
 {
@@ -174,7 +160,7 @@ static int write_request(card_batch *b, size_t k, int fd)
     static const uint8_t halt[6] = {CARD_CLA, CARD_HALT, 0, 0, 0, 0};
     memcpy(r + len, halt, sizeof halt);
     len += sizeof halt;
-    int rc = write_all(fd, r, len) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+    int rc = fileio_write_all(fd, r, len) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
     wipe(r, cap);
     free(r);
     return rc;

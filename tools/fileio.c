@@ -542,7 +542,7 @@ static void sync_dir(const char *path)
     }
 }
 
-static int write_all(int fd, const uint8_t *b, size_t len)
+int fileio_write_all(int fd, const uint8_t *b, size_t len)
 {
     while (len) {
         ssize_t w = write(fd, b, len);
@@ -575,7 +575,7 @@ static int stage_one(struct stage *s, const fileio_out *o, char *err,
     s->staged = 1;
     e = fchmod(fd, o->flags & FILEIO_SECRET ? 0600 : 0666 & ~um) ? errno : 0;
     if (!e)
-        e = write_all(fd, o->data, o->len);
+        e = fileio_write_all(fd, o->data, o->len);
     if (!e && fsync(fd) != 0)
         e = errno;
     if (close(fd) != 0 && !e)
@@ -658,7 +658,7 @@ static void roll_back(struct stage *s, const fileio_out *outs, size_t n)
 static int write_stdout(const void *data, size_t len, char *err,
                         size_t errlen)
 {
-    int e = write_all(STDOUT_FILENO, data, len);
+    int e = fileio_write_all(STDOUT_FILENO, data, len);
     if (e) {
         fileio_say(err, errlen, "standard output: %s", strerror(e));
         return FILEIO_ERROR;

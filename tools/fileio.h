@@ -132,6 +132,10 @@ int fileio_claim_output(const char *path, unsigned flags, char *err,
  * followed) as input, else 0. "-" never matches. */
 int fileio_same_file(const char *output, const char *input);
 
+/* All len bytes of b to fd, through short writes and EINTR: 0, or the
+ * errno of the failure (EIO for a write of nothing). */
+int fileio_write_all(int fd, const uint8_t *b, size_t len);
+
 /* One destination of fileio_commit. */
 typedef struct {
     const char *path;
