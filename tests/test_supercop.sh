@@ -47,9 +47,12 @@ for d in ${pk:-sc/crypto_sign/tts1622/* sc/crypto_sign/tts2028/*}; do
         $CC -std=c11 $CFLAGS -I. -c "$f" -o "${f%.c}.o" || exit 1
     done && $CC $CFLAGS -o pkg *.o $LDFLAGS $SOD && ./pkg >pkg.out) >err 2>&1
     check $? "$prim/$impl: built from its files and libsodium alone; keypair, sign, open, a flipped bit refused"
-    (cd "$w" && rm harness.o randombytes.o && nm -g --defined-only *.o) | awk 'NF == 3 {print $3}' |
+    # (no object, or a package without its namespace, fails too)
+    (cd "$w" && rm harness.o randombytes.o && nm -g --defined-only *.o) >syms 2>&1
+    ok=$?
+    awk 'NF == 3 {print $3}' syms |
         grep -v "^${ns}_\|^${ns}$\|^__odr_asan\|^__asan\|^__ubsan" >bad.syms
-    [ ! -s bad.syms ]
+    [ $ok = 0 ] && [ ! -s bad.syms ] && grep -q " T ${ns}_keypair$" syms
     check $? "$prim/$impl: every global symbol in the namespace $ns$( [ -s bad.syms ] && head -n 3 bad.syms | tr '\n' ' ')"
     # shellcheck disable=SC2086
     [ -x "lib.$prim" ] || $CC -std=c11 $CFLAGS -DLIBRARY -DSET="\"$set\"" -I"$srcdir/include" \
