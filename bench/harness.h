@@ -157,6 +157,19 @@ scheme *add_scheme(scheme_list *l, int family);
 void settle_scheme(scheme_list *l, int rc, const char *why);
 /* 1 if this build has the post-quantum peers. */
 int bench_have_pqclean(void);
+/* A post-quantum peer: PQClean's API of one scheme. */
+typedef struct {
+    const char *name;
+    int family;
+    size_t pk, sk, sig; /* sig: the largest */
+    int (*keypair)(uint8_t *pk, uint8_t *sk);
+    int (*sign)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *sk);
+    int (*verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                  const uint8_t *pk);
+    size_t max_keygen, max_sign; /* primitives: at most this many runs (0: as asked) */
+} pq_peer;
+/* The peer of that name, or NULL (unknown, or built without PQClean). */
+const pq_peer *bench_pq_peer(const char *name);
 
 
 /* backends: which TTS backends (BK_AUTO the automatic one, BK_AUTO_REF it

@@ -462,22 +462,28 @@ static void slug(char *out, size_t len, const char *s)
     out[o] = '\0';
 }
 
-/* Every chart is drawn twice, by a loop over the two terminals: SVG, and
- * PNG through pngcairo where this gnuplot has it (the libgd png terminal
- * otherwise). */
+/* Every chart is drawn by a loop over the terminals: SVG, PNG through
+ * pngcairo where this gnuplot has it (the libgd png terminal otherwise),
+ * and PDF (for a paper: about 10 inches wide at 7 points) where it has
+ * pdfcairo. */
 static void gp_loop_open(FILE *f, int w, int h)
 {
-    fprintf(f, "do for [fmt in \"svg png\"] {\n"
+    fprintf(f, "fmts = \"svg png\" . (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0 ? \" pdf\" : \"\")\n"
+               "do for [fmt in fmts] {\n"
                "  if (fmt eq \"svg\") {\n"
                "    set terminal svg size %d,%d noenhanced background \"white\"\n"
                "  } else {\n"
-               "    if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-               "      set terminal pngcairo size %d,%d noenhanced\n"
+               "    if (fmt eq \"pdf\") {\n"
+               "      set terminal pdfcairo size %g in,%g in noenhanced font \",7\"\n"
                "    } else {\n"
-               "      set terminal png size %d,%d noenhanced\n"
+               "      if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+               "        set terminal pngcairo size %d,%d noenhanced\n"
+               "      } else {\n"
+               "        set terminal png size %d,%d noenhanced\n"
+               "      }\n"
                "    }\n"
                "  }\n",
-            w, h, w, h, w, h);
+            w, h, w / 140.0, h / 140.0, w, h, w, h);
 }
 
 static FILE *plot_open(const char *dir, const char *name)

@@ -12,19 +12,9 @@
  * listed as skipped. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
-
-typedef struct {
-    const char *name;
-    int family;
-    size_t pk, sk, sig;
-    int (*keypair)(uint8_t *pk, uint8_t *sk);
-    int (*sign)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *sk);
-    int (*verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
-                  const uint8_t *pk);
-    size_t max_keygen, max_sign; /* runs (0: as asked) */
-} pq_peer;
 
 #ifdef BENCH_PQCLEAN
 #include "crypto_sign/falcon-512/clean/api.h"
@@ -60,6 +50,14 @@ static const pq_peer peers[BENCH_PQ_PEERS] = {
 };
 
 int bench_have_pqclean(void) { return HAVE_PEERS; }
+
+const pq_peer *bench_pq_peer(const char *name)
+{
+    for (size_t i = 0; HAVE_PEERS && i < COUNT(peers); i++)
+        if (strcmp(peers[i].name, name) == 0)
+            return &peers[i];
+    return NULL;
+}
 
 static const pq_peer *peer_of(const scheme *sc) { return sc->impl; }
 
