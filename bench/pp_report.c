@@ -382,6 +382,12 @@ static int plot_chart(const char *dir, const char *name, const char *title, cons
                "set key outside right top title \"suite\"\n"
                "set bmargin 8\n",
             e->date);
+    /* eleven suites: gnuplot's default cycle of eight colours would repeat */
+    static const char *const colour[PP_MAX_SUITES] = {
+        "#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442", "#0072b2",
+        "#e51e10", "#000000", "#a0522d", "#7f7f7f", "#ff69b4"};
+    for (size_t k = 0; k < PP_MAX_SUITES; k++)
+        fprintf(f, "set linetype %zu lc rgb \"%s\"\n", k + 1, colour[k]);
     plot_terminals(f, 1400, 700);
     fprintf(f, "  set output \"%s.\" . fmt\n  plot ", name);
     for (size_t k = 0; k < n; k++)

@@ -599,10 +599,13 @@ static int is_tts(const scheme *sc)
     return strncmp(sc->name, "TTS(", 4) == 0;
 }
 
-/* every scheme, TTS on the backend chosen automatically */
+/* every scheme, TTS on the backend chosen automatically and, beside
+ * PQClean's portable C, on the portable ref backend (each bar names its
+ * backend) */
 static int keep_schemes(const scheme *sc, const env *e)
 {
-    return !is_tts(sc) || !e->autob || strcmp(sc->backend, e->autob) == 0;
+    return !is_tts(sc) || !e->autob || strcmp(sc->backend, e->autob) == 0 ||
+           strcmp(sc->backend, "ref") == 0;
 }
 
 static int keep_tts(const scheme *sc, const env *e)
@@ -611,13 +614,13 @@ static int keep_tts(const scheme *sc, const env *e)
     return is_tts(sc);
 }
 
-/* Two panels: NAME (the schemes, TTS on the automatic backend) and
- * NAME-tts (every TTS set on every backend). */
+/* Two panels: NAME (the schemes, TTS on the automatic and the ref
+ * backend) and NAME-tts (every TTS set on every backend). */
 int plot_bars(const char *dir, const char *name, const scheme_list *l, const env *e)
 {
     char tts[64];
     snprintf(tts, sizeof tts, "%s-tts", name);
-    int rc = plot_bar_panel(dir, name, "the schemes (TTS on its default backend)", l, e,
+    int rc = plot_bar_panel(dir, name, "the schemes (TTS on its default and on the portable ref backend)", l, e,
                             keep_schemes);
     return rc | plot_bar_panel(dir, tts, "TTS on every backend", l, e, keep_tts);
 }
