@@ -192,7 +192,7 @@ static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, 
 
 /* The progress line of a long step, with the time left at its rate so
  * far; cleared (not left behind) when the step ends. */
-static void progress(void *ctx, const char *stage, double done)
+void challenge_progress(void *ctx, const char *stage, double done)
 {
     static struct timespec t0;
     static const char *st;
@@ -267,7 +267,7 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
     int tty = !a->quiet && isatty(STDERR_FILENO);
     chal_break_opts o = {.seed = a->seed ? seed : NULL,
                          .threads = a->threads,
-                         .progress = tty ? progress : NULL,
+                         .progress = tty ? challenge_progress : NULL,
                          .checkpoint = a->checkpoint,
                          .solver = a->solver};
     chal_break_report rep;
@@ -452,7 +452,12 @@ int cmd_break(int argc, char **argv)
     if (!k)
         return cli_fail("no memory");
     int rc = ST_ERROR;
-    if (a.pk) {
+    if (a.pk && sflash_pk_file(a.pk, a.set)) {
+        sflash_cli sa = {a.pk, a.digest, a.msgfile, a.out, a.keyout, a.seed, a.json,
+                         a.force, a.quiet};
+        rc = a.dir || a.nmsg ? cli_fail("break: --pk takes no challenge folder")
+                             : sflash_break_pk(&sa);
+    } else if (a.pk) {
         /* a plain public key */
         if (a.dir || a.nmsg)
             rc = cli_fail("break: --pk takes no challenge folder");

@@ -25,6 +25,20 @@ int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
 /* Gives the challenge library the tools' file rules (tools/challenge_io.c). */
 void challenge_io_init(void);
 
+/* The progress line of a long step (tools/challenge_break.c): a
+ * chal_progress_fn for a terminal. */
+void challenge_progress(void *ctx, const char *stage, double done);
+
+/* tools/challenge_sflash.c: break --pk on an SFLASH(26,37) public key. */
+typedef struct {
+    const char *pk, *digest, *msgfile, *out, *keyout, *seed, *json;
+    int force, quiet;
+} sflash_cli;
+/* 1 if break --pk path (with --set, if given) names an SFLASH key: the set
+ * SFLASH(26,37), or no set and a file of exactly the key's 16,858 bytes. */
+int sflash_pk_file(const char *path, const char *set);
+int sflash_break_pk(const sflash_cli *a);
+
 int cmd_export(int argc, char **argv);
 int cmd_toy(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
