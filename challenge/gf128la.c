@@ -79,8 +79,7 @@ static void multiples(uint8_t *lo, uint8_t *hi, const uint8_t *R, size_t len)
 {
     memset(lo, 0, len);
     memset(hi, 0, len);
-    uint8_t *pw = lo + len; /* x^i R, for i = 0..6, built in place */
-    memcpy(pw, R, len);     /* lo[1] = R */
+    memcpy(lo + len, R, len); /* lo[1] = R; then x^i R into lo[2^i], hi[2^(i-4)] */
     for (unsigned i = 1; i < 7; i++) {
         uint8_t *dst = i < 4 ? lo + ((size_t)1 << i) * len : hi + ((size_t)1 << (i - 4)) * len;
         const uint8_t *src = i == 4 ? lo + 8 * len : i < 4 ? lo + ((size_t)1 << (i - 1)) * len
@@ -108,7 +107,8 @@ static void multiples(uint8_t *lo, uint8_t *hi, const uint8_t *R, size_t len)
 
 size_t gf128la_rref(uint8_t *M, size_t rows, size_t cols, size_t *piv)
 {
-    /* (size_t)-1 would be a rank: on no memory, the table path */
+    /* the multiples of the pivot row; without memory for them (the rank
+     * has no error value) rows are reduced through the product table */
     uint8_t *tab = malloc(24 * cols + 1);
     size_t r = 0;
     for (size_t c = 0; c < cols && r < rows; c++) {

@@ -131,16 +131,16 @@ typedef struct {
     const chal_sflash_opts *opt;
     tts_stream rng;
     uint8_t pol[N][NN]; /* polar matrices of the public forms */
-} ctx_t;
+} brk_ctx;
 
-static void draw(ctx_t *c, uint8_t *out, size_t len)
+static void draw(brk_ctx *c, uint8_t *out, size_t len)
 {
     tts_stream_rng(&c->rng, out, len);
     for (size_t i = 0; i < len; i++)
         out[i] &= 0x7F;
 }
 
-static void progress(const ctx_t *c, int step, double done)
+static void progress(const brk_ctx *c, int step, double done)
 {
     if (c->opt && c->opt->progress)
         c->opt->progress(c->opt->progress_ctx, chal_sflash_step_names[step], done);
@@ -152,7 +152,7 @@ static void progress(const ctx_t *c, int step, double done)
  * diagonal is zero on both sides (alternating matrices). The kernel's N
  * parts: the conjugates S^-1 M_xi S for xi in a space of dimension
  * 37 - 3 r, the scalars among them. basis: room for max kernel vectors. */
-static size_t step1(ctx_t *c, unsigned m, uint8_t *basis, size_t max, chal_sflash_report *rep,
+static size_t step1(brk_ctx *c, unsigned m, uint8_t *basis, size_t max, chal_sflash_report *rep,
                     int *nomem)
 {
     const size_t cols = NN + (size_t)CHAL_SFLASH_PROBES * m;
@@ -256,7 +256,7 @@ static unsigned step2(chal_sflash_key *k, const uint8_t *Nm, int *ok)
 
 /* Step 3: the linear part of P_i is M_i c. The rank of the system, c
  * into k->c; -1 if the system has no solution. */
-static int step3(ctx_t *c, chal_sflash_key *k, unsigned *rank, int *ok)
+static int step3(brk_ctx *c, chal_sflash_key *k, unsigned *rank, int *ok)
 {
     unsigned m = k->pub.m;
     size_t rows = (size_t)m * N, cols = N + 1;
@@ -283,7 +283,7 @@ static int step3(ctx_t *c, chal_sflash_key *k, unsigned *rank, int *ok)
 }
 
 /* Step 4: the bilinear forms vanishing on (x', Q(x')) for random x'. */
-static unsigned step4(ctx_t *c, chal_sflash_key *k, chal_sflash_report *rep, int *ok)
+static unsigned step4(brk_ctx *c, chal_sflash_key *k, chal_sflash_report *rep, int *ok)
 {
     const size_t rows = CHAL_SFLASH_SAMPLES, cols = NN;
     uint8_t *A = malloc(rows * cols), *basis = malloc((size_t)(N + 1) * cols);
@@ -343,7 +343,7 @@ int chal_sflash_break(const chal_cstar_map *P, const chal_sflash_opts *opt,
         return chal_fail(err, errlen, "a C*- map of 37 variables has %d to 37 equations, not %u",
                          CHAL_SFLASH_PROBES, P->m);
     gf128la_init();
-    ctx_t *c = malloc(sizeof *c);
+    brk_ctx *c = malloc(sizeof *c);
     if (!c)
         return chal_fail(err, errlen, "no memory");
     c->opt = opt;
