@@ -122,4 +122,13 @@ int chal_sflash_forge_sig(const chal_sflash_key *k, uint8_t sig[CHAL_SFLASH_SIG_
                           const uint8_t digest[CHAL_SFLASH_DIGEST_BYTES], tts_rng_fn rng,
                           void *ctx, char *err, size_t errlen);
 
+/* The key file (docs/SFLASH.md, "The forger's key file"): "TTSCSK01", m,
+ * the public map, the quadratic forms, c, e, the relations, SHA-256. */
+size_t chal_sflash_key_bytes(unsigned m);
+void chal_sflash_key_encode(uint8_t *out, const chal_sflash_key *k);
+/* Decode and check (size, checksum, elements, a test forgery that
+ * satisfies the public map): CHAL_OK or CHAL_ERROR. */
+int chal_sflash_key_decode(chal_sflash_key *k, const uint8_t *in, size_t len, char *err,
+                           size_t errlen);
+
 #endif

@@ -417,6 +417,47 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* The key file: encoded, decoded to the same key; a flipped byte, an
+ * element above 127 and relations that do not sign are refused, the last
+ * two under a recomputed checksum. */
+START_TEST(key_file)
+{
+    uint8_t seed[32], pk[SFLASH_PK_BYTES], sk[SFLASH_SK_BYTES];
+    char err[256];
+    static chal_cstar_map P;
+    seed_of(seed, 4, 0xA5);
+    ck_assert_int_eq(sflash_keypair(pk, sk, seed), 0);
+    ck_assert_int_eq(chal_sflash_pk_decode(&P, pk, sizeof pk, err, sizeof err), CHAL_OK);
+    chal_sflash_key *k = key_alloc(), *k2 = key_alloc();
+    ck_assert_int_eq(chal_sflash_break(&P, NULL, k, NULL, err, sizeof err), CHAL_OK);
+    size_t len = chal_sflash_key_bytes(SFLASH_M);
+    ck_assert_uint_eq(len, 8 + 1 + 26 * 741 + 37 * 703 + 37 + 26 + 37 * 1369 + 32);
+    uint8_t *buf = malloc(len);
+    chal_sflash_key_encode(buf, k);
+    ck_assert_int_eq(chal_sflash_key_decode(k2, buf, len, err, sizeof err), CHAL_OK);
+    ck_assert(memcmp(k2->pub.coef, k->pub.coef, sizeof k->pub.coef) == 0);
+    ck_assert(memcmp(k2->quad, k->quad, sizeof k->quad) == 0);
+    ck_assert(memcmp(k2->rel, k->rel, sizeof k->rel) == 0);
+    ck_assert(memcmp(k2->c, k->c, N) == 0 && memcmp(k2->e, k->e, SFLASH_M) == 0);
+    ck_assert_int_eq(chal_sflash_key_decode(k2, buf, len - 1, err, sizeof err), CHAL_ERROR);
+    buf[100] ^= 1;
+    ck_assert_int_eq(chal_sflash_key_decode(k2, buf, len, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "checksum") != NULL, "%s", err);
+    buf[100] ^= 1;
+    buf[100] |= 0x80; /* not an element */
+    crypto_hash_sha256(buf + len - 32, buf, len - 32);
+    ck_assert_int_eq(chal_sflash_key_decode(k2, buf, len, err, sizeof err), CHAL_ERROR);
+    chal_sflash_key_encode(buf, k);
+    memset(buf + len - 32 - (size_t)N * N * N, 0, (size_t)N * N * N); /* no relations */
+    crypto_hash_sha256(buf + len - 32, buf, len - 32);
+    ck_assert_int_eq(chal_sflash_key_decode(k2, buf, len, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "does not sign") != NULL, "%s", err);
+    free(buf);
+    free(k);
+    free(k2);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     uint8_t pk[SFLASH_PK_BYTES] = {0};
@@ -452,6 +493,7 @@ int main(void)
     tcase_add_test(tc, refuse_overtruncated);
     tcase_add_test(tc, less_truncated);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, key_file);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -4,7 +4,7 @@
 # sflash_break.h): a key made by bench/sflash (tests/sflash_tool) broken
 # from its public key alone, the forgery of a message and of a digest
 # accepted by sflash_verify; the file rules (no output over a file without
-# --force, --json); keys with no C*- structure the attack can use refused
+# --force, --json); the forger's key file (0600, forge); keys with no C*- structure the attack can use refused
 # with exit 1 (a random quadratic map; a C* map with 13 outputs removed);
 # bad input (exit 2).
 set -u
@@ -64,8 +64,35 @@ run 0 "sflash_verify still accepts the old file" "$ST" verify k.pub m1 m1.sig
 run 0 "... and replaces it with --force" "$TC" break --pk k.pub --message m2 -o m1.sig \
     --force --quiet
 run 0 "sflash_verify accepts the new one for m2" "$ST" verify k.pub m2 m1.sig
-run 2 "--key-out is refused for an SFLASH key" "$TC" break --pk k.pub --message m1 \
+run 0 "--key-out writes the recovered key" "$TC" break --pk k.pub --message m1 \
     -o k1.sig --key-out k.key --quiet
+[ "$(stat -c %a k.key)" = 600 ]
+check $? "... with mode 0600"
+echo "a third message" >m3
+run 0 "forge signs another message with the key file" "$TC" forge --key k.key --message m3 \
+    -o m3.sig
+run 0 "sflash_verify accepts it" "$ST" verify k.pub m3 m3.sig
+pin=$(sha256sum k.pub | cut -c1-64)
+run 0 "forge --pk-sha256 with the key's public key" "$TC" forge --key k.key --message m3 \
+    -o m3b.sig --pk-sha256 "$pin"
+run 2 "forge --pk-sha256 of another key is refused" "$TC" forge --key k.key --message m3 \
+    -o m3c.sig --pk-sha256 "$(echo x | sha256sum | cut -c1-64)"
+run 2 "forge refuses to replace its output without --force" "$TC" forge --key k.key \
+    --message m3 -o m3.sig
+run 2 "break refuses an existing --key-out before any work" "$TC" break --pk k.pub \
+    --message m1 -o k2.sig --key-out k.key --quiet
+[ ! -e k2.sig ]
+check $? "... and wrote nothing"
+chmod 644 k.key
+run 2 "forge refuses a key file others can read" "$TC" forge --key k.key --message m3 -o m4.sig
+chmod 600 k.key
+cp k.key bad.key
+flip bad.key 5000
+run 2 "forge refuses a corrupted key file" "$TC" forge --key bad.key --message m3 -o m5.sig
+grep -q checksum err
+check $? "... saying why"
+run 2 "forge refuses a challenge folder with an SFLASH key" "$TC" forge --key k.key . \
+    --message 1 -o m6
 run 2 "the output may not be the key" "$TC" break --pk k.pub --message m1 -o k.pub --force \
     --quiet
 (umask 077; printf '0123456789abcdef0123456789abcdef' >run.seed)
