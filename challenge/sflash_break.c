@@ -342,6 +342,8 @@ int chal_sflash_break(const chal_cstar_map *P, const chal_sflash_opts *opt,
     if (P->m < CHAL_SFLASH_PROBES || P->m > N)
         return chal_fail(err, errlen, "a C*- map of 37 variables has %d to 37 equations, not %u",
                          CHAL_SFLASH_PROBES, P->m);
+    if (sodium_init() < 0)
+        return chal_fail(err, errlen, "break: libsodium failed to start");
     gf128la_init();
     brk_ctx *c = malloc(sizeof *c);
     if (!c)
@@ -490,6 +492,8 @@ int chal_sflash_forge(const chal_sflash_key *k, uint8_t x[N], const uint8_t *v,
 {
     const unsigned m = k->pub.m;
     gf128la_init();
+    if (!rng && sodium_init() < 0)
+        return chal_fail(err, errlen, "forge: libsodium failed to start");
     if (!rng)
         rng = sysrng;
     for (unsigned tries = 0; tries < 64; tries++) {
