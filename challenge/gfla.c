@@ -26,25 +26,32 @@ void gfla_init(void)
     pthread_once(&once, fill);
 }
 
+int gfla_pivot(uint8_t *M, size_t rows, size_t cols, size_t r, size_t c)
+{
+    size_t p = r;
+    while (p < rows && !M[p * cols + c])
+        p++;
+    if (p == rows)
+        return 0;
+    if (p != r) {
+        uint8_t *R = M + r * cols, *P = M + p * cols;
+        for (size_t j = c; j < cols; j++) {
+            uint8_t t = P[j];
+            P[j] = R[j];
+            R[j] = t;
+        }
+    }
+    return 1;
+}
+
 size_t gfla_rref(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
                  size_t *piv)
 {
     size_t r = 0;
     for (size_t c = 0; c < cols && r < rows; c++) {
-        size_t p = r;
-        while (p < rows && !M[p * cols + c])
-            p++;
-        if (p == rows)
+        if (!gfla_pivot(M, rows, cols, r, c))
             continue;
         uint8_t *R = M + r * cols;
-        if (p != r) {
-            uint8_t *P = M + p * cols;
-            for (size_t j = c; j < cols; j++) {
-                uint8_t t = P[j];
-                P[j] = R[j];
-                R[j] = t;
-            }
-        }
         const uint8_t *iv = gfla_mul[gfla_inv[R[c]]];
         for (size_t j = c; j < cols; j++)
             R[j] = iv[R[j]];
@@ -60,17 +67,13 @@ size_t gfla_rref(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
     return r;
 }
 
-size_t gfla_kernel(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
-                   uint8_t *basis, size_t max)
+size_t gfla_kernel_read(const uint8_t *M, size_t r, size_t cols, const size_t *piv,
+                       uint8_t *basis, size_t max)
 {
-    size_t *piv = malloc((cols + 1) * sizeof *piv);
     uint8_t *isp = calloc(cols + 1, 1);
-    if (!piv || !isp) {
-        free(piv);
-        free(isp);
-        return 0;
-    }
-    size_t r = gfla_rref(k, M, rows, cols, piv), dim = 0;
+    if (!isp)
+        return (size_t)-1;
+    size_t dim = 0;
     for (size_t i = 0; i < r; i++)
         isp[piv[i]] = 1;
     for (size_t f = 0; f < cols; f++) {
@@ -85,9 +88,20 @@ size_t gfla_kernel(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
         }
         dim++;
     }
-    free(piv);
     free(isp);
     return dim;
+}
+
+size_t gfla_kernel(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
+                   uint8_t *basis, size_t max)
+{
+    size_t *piv = malloc((cols + 1) * sizeof *piv);
+    if (!piv)
+        return 0;
+    size_t r = gfla_rref(k, M, rows, cols, piv);
+    size_t dim = gfla_kernel_read(M, r, cols, piv, basis, max);
+    free(piv);
+    return dim == (size_t)-1 ? 0 : dim;
 }
 
 size_t gfla_rank(const tts_kernels *k, const uint8_t *M, size_t rows, size_t cols,

@@ -20,6 +20,11 @@ void gfla_init(void);
 
 static inline uint8_t gmul(uint8_t a, uint8_t b) { return gfla_mul[a][b]; }
 
+/* Row reduction's pivot search, the same in every field: the first row
+ * p >= r with M[p][c] != 0 swapped into row r (columns c.. only: the
+ * earlier ones are zero in both). 0 if there is none. */
+int gfla_pivot(uint8_t *M, size_t rows, size_t cols, size_t r, size_t c);
+
 /* Reduced row echelon form of M (rows x cols, row-major, in place): the
  * rank; piv[r] (if piv) the pivot column of row r. */
 size_t gfla_rref(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
@@ -29,6 +34,13 @@ size_t gfla_rref(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
  * basis vectors (cols bytes each) into basis. */
 size_t gfla_kernel(const tts_kernels *k, uint8_t *M, size_t rows, size_t cols,
                    uint8_t *basis, size_t max);
+
+/* The right kernel read off a reduced row echelon form M (r nonzero rows,
+ * pivot columns piv): one basis vector per free column. In characteristic
+ * 2 the reading is the same in every field (-x = x), so gf128la.c shares
+ * it. Its dimension, or (size_t)-1 if no memory. */
+size_t gfla_kernel_read(const uint8_t *M, size_t r, size_t cols, const size_t *piv,
+                        uint8_t *basis, size_t max);
 
 /* Rank of M (rows x cols, kept). 0 and *ok = 0 if no memory. */
 size_t gfla_rank(const tts_kernels *k, const uint8_t *M, size_t rows, size_t cols,

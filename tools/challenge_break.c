@@ -144,7 +144,7 @@ static int read_digest(const char *cmd, const brk_args *a, const tts_params *p,
 /* ---- the equivalent-key file ---- */
 
 /* The equivalent key is a binary secret: never on a terminal. */
-static int check_key_out(const char *cmd, const char *path)
+int challenge_check_key_out(const char *cmd, const char *path)
 {
     if (path && strcmp(path, "-") == 0 && isatty(STDOUT_FILENO))
         return cli_fail("%s: refusing to write the secret equivalent key to a terminal; "
@@ -152,19 +152,24 @@ static int check_key_out(const char *cmd, const char *path)
     return ST_OK;
 }
 
-static int write_key(const char *path, const chal_eqkey *k, int force)
+int challenge_write_secret(const char *path, uint8_t *buf, size_t len, int force)
 {
-    size_t len = chal_eqkey_bytes(k->p);
-    uint8_t *buf = malloc(len);
     char err[512];
-    if (!buf)
-        return cli_fail("no memory");
-    chal_eqkey_encode(buf, k);
     int r = fileio_write(path, buf, len, FILEIO_SECRET | (force ? FILEIO_FORCE : 0), err,
                          sizeof err);
     sodium_memzero(buf, len);
     free(buf);
     return r == FILEIO_OK ? ST_OK : cli_fail("%s", err);
+}
+
+static int write_key(const char *path, const chal_eqkey *k, int force)
+{
+    size_t len = chal_eqkey_bytes(k->p);
+    uint8_t *buf = malloc(len);
+    if (!buf)
+        return cli_fail("no memory");
+    chal_eqkey_encode(buf, k);
+    return challenge_write_secret(path, buf, len, force);
 }
 
 static int read_key(const char *path, chal_eqkey *k)
@@ -192,7 +197,7 @@ static int write_sig(const char *path, const tts_params *p, const uint8_t *sig, 
 
 /* The progress line of a long step, with the time left at its rate so
  * far; cleared (not left behind) when the step ends. */
-static void progress(void *ctx, const char *stage, double done)
+void challenge_progress(void *ctx, const char *stage, double done)
 {
     static struct timespec t0;
     static const char *st;
@@ -267,7 +272,7 @@ static int run_break(const brk_args *a, const tts_params *p, const uint8_t *pk,
     int tty = !a->quiet && isatty(STDERR_FILENO);
     chal_break_opts o = {.seed = a->seed ? seed : NULL,
                          .threads = a->threads,
-                         .progress = tty ? progress : NULL,
+                         .progress = tty ? challenge_progress : NULL,
                          .checkpoint = a->checkpoint,
                          .solver = a->solver};
     chal_break_report rep;
@@ -452,14 +457,19 @@ int cmd_break(int argc, char **argv)
     if (!k)
         return cli_fail("no memory");
     int rc = ST_ERROR;
-    if (a.pk) {
+    if (a.pk && sflash_pk_file(a.pk, a.set)) {
+        sflash_cli sa = {"break", a.pk, a.digest, a.msgfile, a.out, a.keyout, a.seed, a.json,
+                         a.force, a.quiet};
+        rc = a.dir || a.nmsg ? cli_fail("break: --pk takes no challenge folder")
+                             : sflash_break_pk(&sa);
+    } else if (a.pk) {
         /* a plain public key */
         if (a.dir || a.nmsg)
             rc = cli_fail("break: --pk takes no challenge folder");
         else if (!a.out)
             rc = cli_fail("break: --pk needs -o SIG");
         else if (check_out(a.out, a.force) == ST_OK &&
-                 check_key_out("break", a.keyout) == ST_OK &&
+                 challenge_check_key_out("break", a.keyout) == ST_OK &&
                  (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
                  (!a.json || check_out(a.json, a.force) == ST_OK)) {
             const tts_params *p;
@@ -497,7 +507,7 @@ int cmd_break(int argc, char **argv)
             rc = cli_fail("break: --digest is for --pk; in a folder use --message I");
         else if (a.pin && parse_pin("break", a.pin, pin) != ST_OK)
             rc = ST_ERROR;
-        else if (check_key_out("break", a.keyout) == ST_OK &&
+        else if (challenge_check_key_out("break", a.keyout) == ST_OK &&
                  (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
                  (!a.json || check_out(a.json, a.force) == ST_OK) &&
                  (!a.nmsg || plan_messages("break", &a, p, a.pin ? pin : NULL) == ST_OK)) {
@@ -531,6 +541,17 @@ int cmd_forge(int argc, char **argv)
                     "or forge --key FILE DIR --message I -o OUTDIR");
     if (!a.out)
         return cli_fail("forge: -o is required");
+    if (sflash_key_file(a.key)) {
+        uint8_t pin[32];
+        sflash_cli sa = {"forge", a.key, a.digest, a.msgfile, a.out, NULL, NULL, NULL,
+                         a.force, a.quiet};
+        if (a.dir)
+            return cli_fail("forge: an SFLASH key signs a message or a digest, not a challenge "
+                            "folder");
+        if (a.pin && parse_pin("forge", a.pin, pin) != ST_OK)
+            return ST_ERROR;
+        return sflash_forge_key(&sa, a.pin ? pin : NULL);
+    }
     chal_eqkey *k = malloc(sizeof *k);
     if (!k)
         return cli_fail("no memory");

@@ -25,6 +25,32 @@ int parse_unsigned(const char *arg, unsigned long lo, unsigned long hi,
 /* Gives the challenge library the tools' file rules (tools/challenge_io.c). */
 void challenge_io_init(void);
 
+/* The progress line of a long step (tools/challenge_break.c): a
+ * chal_progress_fn for a terminal. */
+void challenge_progress(void *ctx, const char *stage, double done);
+
+/* tools/challenge_sflash.c: break --pk on an SFLASH(26,37) public key. */
+typedef struct {
+    const char *cmd; /* "break" or "forge", for messages */
+    const char *pk;  /* the public key (break) or the forger's key (forge) */
+    const char *digest, *msgfile, *out, *keyout, *seed, *json;
+    int force, quiet;
+} sflash_cli;
+/* 1 if break --pk path (with --set, if given) names an SFLASH key: the set
+ * SFLASH(26,37), or no set and a file of exactly the key's 16,858 bytes. */
+int sflash_pk_file(const char *path, const char *set);
+int sflash_break_pk(const sflash_cli *a);
+/* 1 if path holds an SFLASH forger's key (its "TTSCSK01" header). */
+int sflash_key_file(const char *path);
+/* forge --key on such a key: the digest or message into a->out (pin: the
+ * public key's SHA-256, or NULL). */
+int sflash_forge_key(const sflash_cli *a, const uint8_t *pin);
+/* buf (len bytes, heap) written to path with mode 0600 by the file rules,
+ * then wiped and freed: ST_OK or ST_ERROR. */
+int challenge_write_secret(const char *path, uint8_t *buf, size_t len, int force);
+/* --key-out - is refused on a terminal: the key is a binary secret. */
+int challenge_check_key_out(const char *cmd, const char *path);
+
 int cmd_export(int argc, char **argv);
 int cmd_toy(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

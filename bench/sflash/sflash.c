@@ -418,6 +418,19 @@ int sflash_secret_map(sflash_elt y[N], const sflash_elt x[N],
     return 0;
 }
 
+void sflash_secret_affine(sflash_elt sm[SFLASH_N][SFLASH_N], sflash_elt sc[SFLASH_N],
+                          sflash_elt tm[SFLASH_N][SFLASH_N], sflash_elt tc[SFLASH_N],
+                          const uint8_t seed[SFLASH_SEED_BYTES])
+{
+    secret k;
+    expand_seed(&k, seed);
+    memcpy(sm, k.s.m, sizeof k.s.m);
+    memcpy(sc, k.s.c, sizeof k.s.c);
+    memcpy(tm, k.t.m, sizeof k.t.m);
+    memcpy(tc, k.t.c, sizeof k.t.c);
+    sodium_memzero(&k, sizeof k);
+}
+
 /* Public key: equation by equation (e = 0..25), its coefficients in the
  * order of the designers' reference code: the constant, then for
  * i = 0..36 the coefficient of x_i followed by those of x_i x_j for

@@ -25,6 +25,11 @@ void sflash_sha1_bits(uint8_t out[20], const uint8_t *msg, size_t nbits);
  * generating seed (for the test of the public key). */
 int sflash_secret_map(sflash_elt y[SFLASH_N], const sflash_elt x[SFLASH_N],
                       const uint8_t seed[SFLASH_SEED_BYTES]);
+/* The secret affine maps of a seed's key: s(x) = sm x + sc, t(y) = tm y
+ * + tc (for the test of the break, which checks what it recovers). */
+void sflash_secret_affine(sflash_elt sm[SFLASH_N][SFLASH_N], sflash_elt sc[SFLASH_N],
+                          sflash_elt tm[SFLASH_N][SFLASH_N], sflash_elt tc[SFLASH_N],
+                          const uint8_t seed[SFLASH_SEED_BYTES]);
 /* 7-bit packing, most significant bit first. */
 void sflash_pack(uint8_t *out, const sflash_elt *v, size_t count);
 void sflash_unpack(sflash_elt *v, const uint8_t *in, size_t count);

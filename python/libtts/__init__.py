@@ -24,8 +24,9 @@ __all__ = ["TTSError", "Params", "params", "all_params", "keypair", "sign",
 
 BROKEN = ("TTS and SFLASH are broken: tts-challenge break recovers an equivalent "
           "TTS key from the public key alone by linear algebra in seconds to "
-          "minutes (TTS(36,50): minutes on two cores), and SFLASH falls to the "
-          "Dubois-Fouque-Shamir-Stern attack (CRYPTO 2007); neither may protect "
+          "minutes (TTS(36,50): minutes on two cores), and forges SFLASH "
+          "signatures from the public key alone in under a second (the "
+          "Dubois-Fouque-Shamir-Stern attack, CRYPTO 2007); neither may protect "
           "anything.")
 
 # tts_file.h
