@@ -20,7 +20,8 @@
  *       affine0 key)
  *   card_helper points PARAMS SK XHEX [FLIP]
  *       COMMIT KEY's data for SK (tools/cardbind.h) with the x values
- *       XHEX, in hex; FLIP: byte FLIP of it changed (a wrong point)
+ *       from XHEX (2n bytes: as many as the points take, the rest
+ *       unused), in hex; FLIP: byte FLIP of it changed (a wrong point)
  *   card_helper sign PARAMS SK DIGESTHEX COUNTER
  *       the host's tts_sign_digest with the card's ChaCha20 randomness
  *       (tts_card_stream_key for that counter): prints the signature in
@@ -365,7 +366,7 @@ int main(int argc, char **argv)
         uint8_t xs[2 * TTS_MAX_N], data[255];
         size_t nb = card_check_bytes(p), nx = card_check_points(p) * n;
         unsigned long flip = argc == 6 ? strtoul(argv[5], NULL, 0) : 0;
-        if (get(argv[3], sk, skb) != (long)skb || unhex(argv[4], xs, nx) != (long)nx ||
+        if (get(argv[3], sk, skb) != (long)skb || unhex(argv[4], xs, sizeof xs) < (long)nx ||
             flip >= nb)
             return fail("points PARAMS SK XHEX [FLIP]");
         if (tts_pk_from_sk(p, pk, sk) != TTS_OK || card_check_data(p, data, sk, pk, xs) != TTS_OK)
