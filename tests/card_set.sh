@@ -152,31 +152,29 @@ PY
     for bad in singular1 singular3 s1 S1; do
         [ $fam = rom4k-nocheck ] || break
         "$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" $bad || exit 99
-        if [ $bad = S1 ]; then
-            # a well-formed key of another public key, sent with the check
-            # points of the key meant: committed; its signature withheld
-            "$TTS_CARD" $P $(install_apdus "$W/bad" "$W/k0") sign --digest "$D" -o "$W/bad.sig" \
-                > "$W/log" 2>&1
-            st=$?
-            [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 1 ] &&
-                ! grep -q '^sig:' "$W/log" && grep -q 'withheld' "$W/log" && [ ! -e "$W/bad.sig" ]
-            say $? "$lbl: no COMMIT check: a key with S1 changed and the points of the key meant is committed (raw APDUs); its signature is withheld"
-            continue
-        fi
-        if [ $fam = rom4k-nocheck ]; then
-            # the card commits it; the host refuses to send it, and withholds
-            # the signatures of a card that holds it (they leak the key)
+        # the card commits it, with the check points of the key meant; the
+        # host refuses to send a malformed key (S1 changed is well formed:
+        # a key of another public key) and withholds the signatures of a
+        # card that holds it (they leak the key meant)
+        if [ $bad != S1 ]; then
             "$TTS_CARD" $P put-key "$W/bad" > "$W/log" 2>&1
             [ $? = 2 ] && grep -q 'not a valid secret key' "$W/log"
             say $? "$lbl: put-key of a key with $bad: refused by the host's key check"
-            rm -f "$W/bad.sig"
-            "$TTS_CARD" $P $(install_apdus "$W/bad" "$W/k0") sign --digest "$D" -o "$W/bad.sig" \
-                > "$W/log" 2>&1
-            st=$?
-            [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 1 ] &&
-                ! grep -q '^sig:' "$W/log" && grep -q 'withheld' "$W/log" && [ ! -e "$W/bad.sig" ]
-            say $? "$lbl: no COMMIT check: a key with $bad is committed (raw APDUs); its signature is withheld, exit 1, no file"
         fi
+        rm -f "$W/bad.sig"
+        "$TTS_CARD" $P $(install_apdus "$W/bad" "$W/k0") sign --digest "$D" -o "$W/bad.sig" \
+            > "$W/log" 2>&1
+        st=$?
+        if [ $bad = S1 ]; then # (the host holds that well-formed key: it signs under it)
+            sig=$(sed -n 's/^sig: //p' "$W/log")
+            [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 0 ] && [ -n "$sig" ] &&
+                ! "$HELPER" verify "$m,$n" "$W/p0" "$D" "$sig"
+            say $? "$lbl: no COMMIT check: a key with S1 changed and the points of the key meant is committed (raw APDUs); its signature does not verify under the public key meant"
+            continue
+        fi
+        [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 1 ] &&
+            ! grep -q '^sig:' "$W/log" && grep -q 'withheld' "$W/log" && [ ! -e "$W/bad.sig" ]
+        say $? "$lbl: no COMMIT check: a key with $bad and the points of the key meant is committed (raw APDUs); its signature is withheld, exit 1, no file"
     done
     "$TTS_CARD" $P apdu "8020000020$(rnd 32)00" apdu 803000000000 > "$W/log" 2>&1
     [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "6D00 6D00 " ]
