@@ -228,6 +228,20 @@ PY
         c1=$(echo $cyc | cut -d' ' -f1)
         [ -n "$c1" ] && [ "$c1" -le 66640 ]
         say $? "$lbl: SIGN within 224 ms at 3.57 MHz: $c1 machine cycles (at most 66640)"
+        # the same image with COMMIT KEY's check points (built by make
+        # check, a measurement: past 0x0FFF): the same SIGN cycles, and
+        # its points refuse what the 4 KB ROM images refuse
+        pt=$CARD_DIR/tts-20-28-rom4k-points.ihx
+        if [ -f "$pt" ]; then
+            Pn=$P
+            P="--cpu 8051 --image $pt --params $set $PIN"
+            cp=$(ct_cycles "$P" 1 | cut -d' ' -f1)
+            [ -n "$cp" ] && [ "$cp" = "$c1" ]
+            say $? "$lbl: with COMMIT's check points (tts-20-28-rom4k-points.ihx): SIGN in the same $cp cycles"
+            sk=$W/k0
+            bind_checks "$lbl, with the check points: "
+            P=$Pn
+        fi
     fi
     # -- the same signatures as the 256-byte image
     same_sigs "$lbl: the 256-byte image and the ROM image give the same signatures"
