@@ -6,9 +6,9 @@
  *       entry INDEX of a KAT file: the 32 bytes its DRBG gives
  *       crypto_sign_keypair (the card's seed), and the KAT's pk and sk
  *   card_helper keygen PARAMS SEED SK PK     tts_keypair_from_seed
- *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|S1|sparse|affine0|coef
- *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1
- *       changed; or S1, a well-formed key of another public key: S1[0][0]
+ *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|s3|S1|sparse|affine0|coef
+ *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1 or
+ *       s3 changed; or S1, a well-formed key of another public key: S1[0][0]
  *       changed by the first delta that keeps S1 invertible (S1 is free in
  *       a TTS key: tts_sk_check accepts it); or sparse, a well-formed key full of zeros: s3 = 0 (so
  *       c3 = 0 and s1 = F(0) = 0), s1 = 0, and about a third of the entries
@@ -302,6 +302,8 @@ int main(int argc, char **argv)
             memcpy(sk + m * (m + 1) + n, sk + m * (m + 1), n); /* S3 row 1 = row 0 */
         else if (!strcmp(argv[5], "s1"))
             sk[m * m] ^= 1;
+        else if (!strcmp(argv[5], "s3"))
+            sk[(size_t)m * (m + 1) + (size_t)n * n] ^= 1;
         else if (!strcmp(argv[5], "S1")) {
             unsigned d = 1;
             for (sk[0] ^= 1; tts_sk_check(p, sk) != TTS_OK && d < 255; d++)
@@ -335,7 +337,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[5], "coef"))
             sk[(size_t)m * (m + 1) + (size_t)n * (n + 1)] ^= 1;
         else
-            return fail("corrupt: singular1|singular3|s1|S1|sparse|affine0|coef");
+            return fail("corrupt: singular1|singular3|s1|s3|S1|sparse|affine0|coef");
         return put(argv[4], sk, skb) ? fail("cannot write") : 0;
     }
     if ((!strcmp(argv[1], "sign") || !strcmp(argv[1], "signwith")) && argc == 6) {

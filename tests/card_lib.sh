@@ -113,7 +113,7 @@ install_apdus() {
 # the set $cset and digest $D, in one session after put-key $sk: keys
 # installed by raw APDUs with the check points of the key meant, and
 # refused (6A80) each: S1 changed (still invertible: a well-formed key of
-# another public key), s1 changed, the first central coefficient changed
+# another public key), s1 changed, s3 changed, the first central coefficient changed
 # (meant: $sk with s1 = s3 = 0, so c3 = 0 and the changed key is well
 # formed too), S1 singular, S3 singular; the key meant with one byte of a
 # point's w, then of its y changed (6A80); a COMMIT without points (Lc 0:
@@ -121,12 +121,13 @@ install_apdus() {
 # committed (9000) and signs.
 bind_checks() {
     _bc_s=${cset:-20,28}
-    for _bc in S1 s1 singular1 singular3 affine0; do
+    for _bc in S1 s1 s3 singular1 singular3 affine0; do
         "$HELPER" corrupt "$_bc_s" "$sk" "$W/b$_bc" $_bc || exit 99
     done
     "$HELPER" corrupt "$_bc_s" "$W/baffine0" "$W/bcoef" coef || exit 99
     _bc_n=${_bc_s#*,}
     "$TTS_CARD" $P put-key "$sk" $(install_apdus "$W/bS1" "$sk") $(install_apdus "$W/bs1" "$sk") \
+        $(install_apdus "$W/bs3" "$sk") \
         $(install_apdus "$W/bcoef" "$W/baffine0") $(install_apdus "$W/bsingular1" "$sk") \
         $(install_apdus "$W/bsingular3" "$sk") $(install_apdus "$sk" "$sk" $_bc_n) \
         $(install_apdus "$sk" "$sk" $((2 * _bc_n))) \
@@ -134,9 +135,9 @@ bind_checks() {
         sign --digest "$D" $(install_apdus "$W/baffine0") sign --digest "$D" > "$W/log" 2>&1
     _bc_st=$?
     _bc_c=$(grep '^apdu:' "$W/log" | awk '$NF != "9000" {print $NF}' | tr '\n' ' ')
-    [ $_bc_st = 1 ] && [ "$_bc_c" = "6A80 6A80 6A80 6A80 6A80 6A80 6A80 6700 " ] &&
+    [ $_bc_st = 1 ] && [ "$_bc_c" = "6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6700 " ] &&
         [ "$(grep '^apdu:' "$W/log" | tail -n 1)" = "apdu: 00 9000" ] && sign_checks "$W/log" 2
-    say $? "$1COMMIT KEY with the points of the key meant refuses keys with S1, s1, a coefficient changed, S1 or S3 singular (6A80), the right key with a wrong point (6A80), no points (6700); the old key signs; the right key and points: committed, signs (got: $_bc_c)"
+    say $? "$1COMMIT KEY with the points of the key meant refuses keys with S1, s1, s3, a coefficient changed, S1 or S3 singular (6A80), the right key with a wrong point (6A80), no points (6700); the old key signs; the right key and points: committed, signs (got: $_bc_c)"
 }
 # status_checks LABEL: every status word of docs/CARD.md in order, the key
 # still signing after each error, 6985 without a key, keys with a singular
