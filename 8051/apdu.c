@@ -211,7 +211,7 @@ static __code const card_cmd cmds[] = {
     {CARD_CLA, CARD_SET_PIN,           P_ZERO, PIN_MIN, PIN_MAX, 0, h_set_pin},
     {CARD_CLA, CARD_GENERATE_KEY,      P_ZERO, 32, 32, 0, h_generate},
     {CARD_CLA, CARD_PUT_KEY,           P_PUT, 1, 255, 0, h_put},
-    {CARD_CLA, CARD_COMMIT_KEY,        P_ZERO, 0, 0, 0, h_commit},
+    {CARD_CLA, CARD_COMMIT_KEY,        P_ZERO, CARD_CHECK_BYTES(M, N), CARD_CHECK_BYTES(M, N), 0, h_commit},
     {CARD_CLA, CARD_GET_PK_SEGMENT,    P_SEG, 0, 0, KEYED, h_segment},
     {CARD_CLA, CARD_HALT,              P_ZERO, 0, 0, 0, h_none},
 };

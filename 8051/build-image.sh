@@ -21,8 +21,9 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # internal RAM keeps the registers, the few __data variables and the stack).
 # -DCARD_ROM: the ROM-sized signing family (rom.c and the rolled kernels,
 # small model, 128 B); with -DCARD_ROM_NO_CHECK, COMMIT KEY without its
-# check of the key (a build that measures that check, and the 4 KB image
-# within 224 ms: docs/CARD.md).
+# check of the key (a build that measures that check), with
+# -DCARD_ROM_POINT_ONLY, its check points alone, without Gauss-Jordan on
+# S1 and S3 (the 4 KB images: docs/CARD.md).
 mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha key sign pk"
 links="main apdu io kernels k_matvec k_layer chacha sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
@@ -46,7 +47,7 @@ XSTAGE = X_KS3 - X_WMAP
 #ifdef CARD_ROM
 XSIGN = 128 + SIGN_LAYER_BYTES + M + 256 + X_TERMS_BYTES
 XGEN = 0
-#ifdef CARD_ROM_NO_CHECK
+#if defined(CARD_ROM_NO_CHECK) || defined(CARD_ROM_POINT_ONLY)
 XCOMMIT = 256 + X_TERMS_BYTES
 #else
 XCOMMIT = X_WEND - X_A3L + 256 + X_TERMS_BYTES
@@ -71,7 +72,7 @@ XIAEND = 0
 XTERMS = X_TERMS
 XTUW = T_UW_INIT
 #endif
-#if defined(ROM_LAYER_GE) && defined(CARD_ROM_NO_CHECK)
+#if defined(ROM_LAYER_GE) && (defined(CARD_ROM_NO_CHECK) || defined(CARD_ROM_POINT_ONLY))
 XNOGJ = 1
 #else
 XNOGJ = 0
@@ -87,8 +88,9 @@ PROBE
 cpp -P -D__code= -D__xdata= -D__idata= -D__data= -D'__at(x)=' -D__reentrant= \
     -DTTS_M=$m -DTTS_N=$n "$@" -I"$tdir" -I"$srcdir/8051" "$obj/probe.c" > "$obj/probe.i" 2>/dev/null
 pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
-# (-DCARD_ROM_NO_CHECK: the ROM family without COMMIT KEY's check; where
-# rs_solve solves the layers, nothing calls Gauss-Jordan)
+# (-DCARD_ROM_NO_CHECK: the ROM family without COMMIT KEY's check,
+# -DCARD_ROM_POINT_ONLY: with its check points alone; where rs_solve
+# solves the layers, nothing calls Gauss-Jordan)
 [ "$(pv XNOGJ)" = 1 ] && links="rom kernels_rom chacha"
 # GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
 # code starts after it. The signing modules come first, so that their data

@@ -59,7 +59,8 @@ typedef uint16_t arena_t;   /* an address in the arena */
  * the kernels of kernels_rom.c, Gauss-Jordan of k_gauss.c). With
  * -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE, the 4 KB image (tts-M-N-rom4k.ihx):
  * ChaCha20's rounds rolled and the layers by Gauss-Jordan (card_map.h),
- * without GET PROFILE; -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check.
+ * without GET PROFILE, COMMIT KEY's check by its check points alone;
+ * -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check.
  * With -DCARD_ROM_NO_CHECK -DCARD_ROM_NO_PROFILE -DCARD_ROM_MV_ROLL
  * -DCARD_ROM_FILL_GAP, the 4 KB image within 224 ms
  * (tts-20-28-rom4k-nocheck.ihx): the matvec four rows a pass
@@ -69,6 +70,12 @@ typedef uint16_t arena_t;   /* an address in the arena */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F
+/* -DCARD_ROM_POINT_ONLY: COMMIT KEY's check is its check points alone
+ * (protocol.h), without Gauss-Jordan on S3 and S1 and s1 = F(c3): the 4 KB
+ * images, whose room it makes (docs/CARD.md, "A faulty key") */
+#if defined(CARD_ROM_4K) && !defined(CARD_ROM_POINT_ONLY)
+#define CARD_ROM_POINT_ONLY
+#endif
 #else
 #define ARENA __idata
 typedef uint8_t arena_t;

@@ -72,6 +72,17 @@ __data uint8_t rk_lay;
 __data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
+/* The area of COMMIT KEY's check helpers (rk_xcopy, rk_gmul .. rk_scal,
+ * rk_ceval) and their calls: the gap below GFT, reached by ACALL; with
+ * -DCARD_ROM_FILL_GAP, whose gap is full, CSEG. */
+#ifdef CARD_ROM_FILL_GAP
+#define CK_AREA CSEG
+#define CK_CALL lcall
+#else
+#define CK_AREA RGAP
+#define CK_CALL acall
+#endif
+
 /*
  * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
  *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
@@ -127,7 +138,7 @@ void rk_xcopy(void) __naked
         mov  dph, #GFT_PAGE
     .endm
 #ifndef CARD_ROM_NO_CHECK
-        .area RGAP (CODE)
+        .area CK_AREA (CODE)
     _xcopy_k::
         mov  r0, _k_x
         mov  r7, _k_cnt
@@ -770,13 +781,13 @@ void rk_solve(void) __naked
 void rk_gap(void) __naked
 {
     __asm
-        .area RGAP (CODE)
 #ifndef CARD_ROM_NO_CHECK
+        .area CK_AREA (CODE)
     _rk_gmul::
         xch  a, b
-        acall _rk_l1of
+        CK_CALL _rk_l1of
         xch  a, b
-        acall _rk_scal
+        CK_CALL _rk_scal
         mov  a, b
         sjmp _rk_l1mul
     _rk_l1mul::
@@ -790,6 +801,7 @@ void rk_gap(void) __naked
         RK_SCAL r4
         ret
 #endif
+        .area RGAP (CODE)
     _rk_l1of::
         mov  dpl, a
         add  a, #0xFF             ; C = (x != 0)
@@ -851,15 +863,17 @@ void rk_gap(void) __naked
 
 #ifndef CARD_ROM_NO_CHECK
 /*
- * COMMIT KEY's check: y = F(x), x = c3 at IX, y at IA[0 .. m), the raw
- * coefficients at rk_p1: y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in
- * the area RGAP).
+ * COMMIT KEY's check: y = F(x) of the staged raw key (its coefficients
+ * at X_STAGE + SK_COEF), x at IX (c3, or a check point's x), y at IA[0 ..
+ * m): y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in the area CK_AREA).
  */
 void rk_ceval(void) __naked
 {
     __asm
-        .area RGAP (CODE)
+        .area CK_AREA (CODE)
     _central_eval_rom::
+        mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
+        mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
         mov  r0, #_IA
         mov  r1, #(_IA + IX_OFF + V)
         mov  r7, #M
@@ -903,7 +917,7 @@ void rk_ceval(void) __naked
         mov  a, @r0
         mov  b, a
         mov  a, @r1
-        acall _rk_gmul            ; x[u] x[w]
+        CK_CALL _rk_gmul            ; x[u] x[w]
         mov  b, a
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
@@ -911,7 +925,7 @@ void rk_ceval(void) __naked
         inc  dptr
         mov  _rk_p1, dpl
         mov  (_rk_p1 + 1), dph
-        acall _rk_gmul
+        CK_CALL _rk_gmul
         mov  r5, a
         mov  a, r6
         mov  r0, a

@@ -240,14 +240,49 @@ void key_generate(void) __reentrant
     install();
 }
 
+/* The OR of every byte of t + s + S v, S the raw row-major dim x dim
+ * matrix at XDATA S: 0 iff S v + s = t. No early exit; the loops run on
+ * public sizes. */
+static uint8_t affine_diff(uint16_t S, __xdata uint8_t *s, __xdata uint8_t *v,
+                           __xdata uint8_t *t, uint8_t dim) __reentrant
+{
+    uint8_t r, c, acc, d = 0;
+    for (r = 0; r < dim; r++) {
+        acc = t[r] ^ s[r];
+        for (c = 0; c < dim; c++)
+            acc ^= gmul(XB(S++), v[c]);
+        d |= acc;
+    }
+    return d;
+}
+
+/* COMMIT KEY's check points at X_CMD (protocol.h: per point x, w, y with
+ * y = P(w) under the intended public key P): 0 iff the staged key gives
+ * S3 x + s3 = w and S1 y + s1 = F(x) at every point, that is P'(w) = y
+ * for its own public map P' (docs/CARD.md, "A faulty key"). */
+static uint8_t points_diff(void) __reentrant
+{
+    uint8_t d = 0, k;
+    __xdata uint8_t *q = XP(X_CMD);
+    __xdata uint8_t *y = XP(X_RESP);
+    for (k = 0; k < CARD_CHECK_POINTS(M, N); k++, q += 2 * N + M) {
+        d |= affine_diff(X_STAGE + SK_S3, STAGE + SK_s3, q, q + N, N);
+        central_eval(y, q, X_STAGE + SK_COEF);
+        d |= affine_diff(X_STAGE + SK_S1, STAGE + SK_s1, q + 2 * N, y, M);
+    }
+    return d;
+}
+
 /* COMMIT KEY: validate X_STAGE (every byte written: checked by the caller,
- * which has cleared the record of them). */
+ * which has cleared the record of them) against the check points of the
+ * command's data. */
 uint16_t key_commit(void) __reentrant
 {
-    uint8_t ok, d = 0, k;
+    uint8_t ok, d, k;
     __xdata uint8_t *y = XP(X_RESP);
     pk_ready = 0;
     pk_cur = 0xFF;
+    d = points_diff();                      /* (before X_RESP is reused) */
     load_aug(X_G3, X_STAGE + SK_S3, N, 0);
     ok = gauss(X_G3, N, 2 * N);
     lm_from_inverse(X_A3L, X_G3, N);

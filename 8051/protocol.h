@@ -15,7 +15,7 @@
 #define CARD_GET_PROFILE    0x14 /* 8 bytes: cycles, then those in ChaCha20 */
 #define CARD_GENERATE_KEY   0x20 /* data: the 32-byte seed */
 #define CARD_PUT_KEY        0x22 /* P1P2: offset; data: secret-key bytes */
-#define CARD_COMMIT_KEY     0x24
+#define CARD_COMMIT_KEY     0x24 /* data: the check points (below) */
 #define CARD_GET_PK_SEGMENT 0x30 /* P1P2: segment index */
 #define CARD_GET_COUNTER    0x16 /* 4 bytes: the signature counter SIGN uses next */
 #define CARD_SET_PIN        0x26 /* data: the PIN (4..16 bytes) the next key install sets */
@@ -23,6 +23,15 @@
 #define CARD_CLA_ISO        0x00 /* VERIFY only */
 #define CARD_VERIFY         0x20 /* under CARD_CLA_ISO: data: the PIN */
 #define CARD_HALT           0xFE
+
+/* COMMIT KEY's data, the check points that bind the staged key to the
+ * public key P it is meant to have (docs/CARD.md, "A faulty key"): per
+ * point x (n bytes, random), w = S3 x + s3 (n) and y = P(w) (m); the
+ * card refuses (6A80) unless S3 x + s3 = w and S1 y + s1 = F(x) for every
+ * point. Two points where both fit one command (2 (2n + m) <= 255), else
+ * one (TTS(36,50)). */
+#define CARD_CHECK_POINTS(m, n) (2 * (2 * (n) + (m)) <= 255 ? 2 : 1)
+#define CARD_CHECK_BYTES(m, n)  (CARD_CHECK_POINTS(m, n) * (2 * (n) + (m)))
 
 #define CARD_SW_OK          0x9000
 #define CARD_SW_LENGTH      0x6700 /* wrong Lc */

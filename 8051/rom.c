@@ -38,6 +38,14 @@
 #if C > 255 || SK_BYTES / 8 > 255 || N > 32
 #error "rom.c: the set is too large for the ROM family's 8-bit counts"
 #endif
+#if CARD_CHECK_POINTS(M, N) != 2
+#error "rom.c: COMMIT KEY takes two check points"
+#endif
+#define CHK_PT    (2 * N + M)     /* a check point: x, w, y (protocol.h) */
+#define CHK_BYTES (2 * CHK_PT)
+#if SK_s1 != SK_S1 + M * M || SK_s3 != SK_S3 + N * N
+#error "rom.c: rm_points finds s1 and s3 right after S1 and S3"
+#endif
 #if SK_BYTES > 2048 || (X_WMAP & 0xFF) + WMAP_BYTES > 256
 #error "rom.c: PUT KEY takes the map's byte from P1 < 8 and P2, in one page"
 #endif
@@ -122,7 +130,7 @@ void rm_tab(void) __naked
         ajmp rh_ctr
         .db  CARD_PUT_KEY, 0, 255
         ajmp rh_put
-        .db  CARD_COMMIT_KEY, 0, 0
+        .db  CARD_COMMIT_KEY, CHK_BYTES, CHK_BYTES
         ajmp rh_commit
         .db  CARD_SET_PIN, PIN_MIN, PIN_MAX
         ajmp rh_setpin
@@ -596,8 +604,12 @@ void rm_main(void) __naked
         jnc  rs_6985
         acall rm_wclr             ; the record, cleared before the check
 #ifndef CARD_ROM_NO_CHECK
+        lcall _rm_points
+        jz   rs_6a80
+#ifndef CARD_ROM_POINT_ONLY
         lcall _rm_check
         jz   rs_6a80
+#endif
 #endif
         lcall _rm_kcard
         mov  dptr, #X_JRNL
@@ -745,7 +757,7 @@ void rm_main(void) __naked
  */
 #define _rm_ok _rk_ok /* (kernels_rom.c: the verdict byte, free outside SIGN) */
 
-#ifndef CARD_ROM_NO_CHECK
+#if !defined(CARD_ROM_NO_CHECK) && !defined(CARD_ROM_POINT_ONLY)
 void rm_check(void) __naked
 {
     __asm
@@ -777,8 +789,6 @@ void rm_check(void) __naked
         mov  _k_x, #(_IA + IX_OFF)
         mov  _k_cnt, #N
         lcall _xcopy_k
-        mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
-        mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
         lcall _central_eval_rom
         mov  dptr, #(X_STAGE + SK_s1)
         mov  r0, #_IA
@@ -832,6 +842,110 @@ void rm_check(void) __naked
         inc  r6
         mov  a, r6
         cjne a, 0x02, lc_col ; R2 (bank 0)
+        ret
+    __endasm;
+}
+#endif
+
+/*
+ * COMMIT KEY's check points (its data at X_CMD, protocol.h: per point x,
+ * w = S3 x + s3 and y = P(w) under the intended public key P): A = 1 iff
+ * the staged raw key gives S3 x + s3 = w and S1 y + s1 = F(x) at both,
+ * P'(w) = y for its own public map P' (key.c's points_diff; docs/CARD.md,
+ * "A faulty key"). k_t1 collects every byte of the differences, with no
+ * early exit; only the verdict steers. Per point: x to IX and w to IA[0 ..
+ * n); pt_aff; F(x) to IA[0 .. m) (central_eval_rom); y to IX; pt_aff.
+ */
+#ifndef CARD_ROM_NO_CHECK
+void rm_points(void) __naked
+{
+    __asm
+        mov  _k_t1, #0
+        mov  _k_k, #(X_CMD & 0xFF)
+    pt_pt:
+        mov  dpl, _k_k
+        mov  a, #N
+        acall pt_ix               ; x (DPTR: then w)
+        mov  _k_x, #_IA
+        mov  _k_cnt, #N
+        lcall _xcopy_k            ; w
+        mov  dptr, #(X_STAGE + SK_S3)
+        mov  r2, #N
+        acall pt_aff
+        lcall _central_eval_rom
+        mov  a, _k_k
+        add  a, #(2 * N)
+        mov  dpl, a
+        mov  a, #M
+        acall pt_ix               ; y
+        mov  dptr, #(X_STAGE + SK_S1)
+        mov  r2, #M
+        acall pt_aff
+        mov  a, _k_k
+        add  a, #CHK_PT
+        mov  _k_k, a
+        cjne a, #((X_CMD & 0xFF) + CHK_BYTES), pt_pt ; public: the count
+        mov  a, _k_t1
+        add  a, #0xFF             ; C = (d != 0)
+        clr  a
+        rlc  a
+        xrl  a, #1
+        ret
+
+        ; IX[0 .. A) = X_CMD[DPL ..] (DPTR after them)
+    pt_ix:
+        mov  dph, #(X_CMD >> 8)
+        mov  _k_x, #(_IA + IX_OFF)
+        mov  _k_cnt, a
+        ljmp _xcopy_k
+
+        ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
+        ; matrix at DPTR, s right after it (the key's layout: S1 s1, S3
+        ; s3), t = IA[0 .. R2), v = IX
+    pt_aff:
+        mov  a, r2
+        mov  b, a
+        mul  ab
+        add  a, dpl
+        mov  _rk_p0, a
+        mov  a, b
+        addc a, dph
+        mov  (_rk_p0 + 1), a      ; s
+        mov  r0, #_IA
+    pa_row:
+        push dpl
+        push dph
+        mov  dpl, _rk_p0
+        mov  dph, (_rk_p0 + 1)
+        movx a, @dptr
+        inc  dptr
+        mov  _rk_p0, dpl
+        mov  (_rk_p0 + 1), dph
+        pop  dph
+        pop  dpl
+        xrl  a, @r0
+        mov  r6, a                ; t + s
+        mov  r1, #(_IA + IX_OFF)
+        mov  a, r2
+        mov  r7, a
+    pa_col:
+        movx a, @dptr
+        inc  dptr
+        push dpl
+        push dph
+        mov  b, @r1
+        inc  r1
+        lcall _rk_gmul
+        pop  dph
+        pop  dpl
+        xrl  a, r6
+        mov  r6, a
+        djnz r7, pa_col
+        orl  _k_t1, a
+        inc  r0
+        mov  a, r0
+        add  a, #(0x100 - IA_ABS)
+        cjne a, 0x02, pa_row      ; R2 (bank 0)
         ret
     __endasm;
 }

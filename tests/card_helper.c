@@ -6,14 +6,22 @@
  *       entry INDEX of a KAT file: the 32 bytes its DRBG gives
  *       crypto_sign_keypair (the card's seed), and the KAT's pk and sk
  *   card_helper keygen PARAMS SEED SK PK     tts_keypair_from_seed
- *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|S1|sparse
- *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1
- *       changed; or S1, a well-formed key of another public key: S1[0][0]
+ *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|s3|S1|sparse|affine0|coef
+ *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1 or
+ *       s3 changed; or S1, a well-formed key of another public key: S1[0][0]
  *       changed by the first delta that keeps S1 invertible (S1 is free in
  *       a TTS key: tts_sk_check accepts it); or sparse, a well-formed key full of zeros: s3 = 0 (so
  *       c3 = 0 and s1 = F(0) = 0), s1 = 0, and about a third of the entries
  *       of S1, S3 and the central coefficients zero (a fixed pseudo-random
- *       pattern, the first of eight that leaves S1 and S3 invertible)
+ *       pattern, the first of eight that leaves S1 and S3 invertible);
+ *       or affine0: s3 = 0 and s1 = 0 (c3 = 0, s1 = F(0) = 0: a
+ *       well-formed key); or coef: the first central coefficient changed
+ *       (a well-formed key of another public key where c3 = 0, as in an
+ *       affine0 key)
+ *   card_helper points PARAMS SK XHEX [FLIP]
+ *       COMMIT KEY's data for SK (tools/cardbind.h) with the x values
+ *       from XHEX (2n bytes: as many as the points take, the rest
+ *       unused), in hex; FLIP: byte FLIP of it changed (a wrong point)
  *   card_helper sign PARAMS SK DIGESTHEX COUNTER
  *       the host's tts_sign_digest with the card's ChaCha20 randomness
  *       (tts_card_stream_key for that counter): prints the signature in
@@ -43,6 +51,7 @@
 #include <sodium.h>
 #include <tts.h>
 
+#include "cardbind.h"
 #include "drbg.h"
 
 static int fail(const char *m)
@@ -261,7 +270,7 @@ int main(int argc, char **argv)
     if (sodium_init() < 0)
         return fail("libsodium");
     if (argc < 2)
-        return fail("usage: kat|keygen|corrupt|sign|signwith|verify|rank|keycheck ...");
+        return fail("usage: kat|keygen|corrupt|points|sign|signwith|verify|rank|keycheck ...");
     if (!strcmp(argv[1], "kat"))
         return kat(argc, argv);
     if (!strcmp(argv[1], "keycheck"))
@@ -293,6 +302,8 @@ int main(int argc, char **argv)
             memcpy(sk + m * (m + 1) + n, sk + m * (m + 1), n); /* S3 row 1 = row 0 */
         else if (!strcmp(argv[5], "s1"))
             sk[m * m] ^= 1;
+        else if (!strcmp(argv[5], "s3"))
+            sk[(size_t)m * (m + 1) + (size_t)n * n] ^= 1;
         else if (!strcmp(argv[5], "S1")) {
             unsigned d = 1;
             for (sk[0] ^= 1; tts_sk_check(p, sk) != TTS_OK && d < 255; d++)
@@ -320,8 +331,13 @@ int main(int argc, char **argv)
             }
             if (t == 8)
                 return fail("corrupt: no sparse pattern leaves S1 and S3 invertible");
-        } else
-            return fail("corrupt: singular1|singular3|s1|S1|sparse");
+        } else if (!strcmp(argv[5], "affine0")) {
+            memset(sk + (size_t)m * m, 0, m);                              /* s1 */
+            memset(sk + (size_t)m * (m + 1) + (size_t)n * n, 0, n);        /* s3 */
+        } else if (!strcmp(argv[5], "coef"))
+            sk[(size_t)m * (m + 1) + (size_t)n * (n + 1)] ^= 1;
+        else
+            return fail("corrupt: singular1|singular3|s1|s3|S1|sparse|affine0|coef");
         return put(argv[4], sk, skb) ? fail("cannot write") : 0;
     }
     if ((!strcmp(argv[1], "sign") || !strcmp(argv[1], "signwith")) && argc == 6) {
@@ -348,6 +364,22 @@ int main(int argc, char **argv)
         tts_stream_wipe(&r);
         return 0;
     }
+    if (!strcmp(argv[1], "points") && (argc == 5 || argc == 6)) {
+        uint8_t xs[2 * TTS_MAX_N], data[255];
+        size_t nb = card_check_bytes(p), nx = card_check_points(p) * n;
+        unsigned long flip = argc == 6 ? strtoul(argv[5], NULL, 0) : 0;
+        if (get(argv[3], sk, skb) != (long)skb || unhex(argv[4], xs, sizeof xs) < (long)nx ||
+            flip >= nb)
+            return fail("points PARAMS SK XHEX [FLIP]");
+        if (tts_pk_from_sk(p, pk, sk) != TTS_OK || card_check_data(p, data, sk, pk, xs) != TTS_OK)
+            return fail("points: the library refuses the key");
+        if (argc == 6)
+            data[flip] ^= 1;
+        for (size_t i = 0; i < nb; i++)
+            printf("%02X", data[i]);
+        printf("\n");
+        return 0;
+    }
     if (!strcmp(argv[1], "verify") && argc == 6) {
         uint8_t dg[TTS_MAX_M], sig[TTS_MAX_N];
         if (get(argv[3], pk, pkb) != (long)pkb || unhex(argv[4], dg, m) != (long)m ||
@@ -355,5 +387,5 @@ int main(int argc, char **argv)
             return fail("verify PARAMS PK DIGESTHEX SIGHEX");
         return tts_verify_digest(p, sig, dg, pk) == TTS_OK ? 0 : 1;
     }
-    return fail("usage: kat|keygen|corrupt|sign|signwith|verify|rank|keycheck ...");
+    return fail("usage: kat|keygen|corrupt|points|sign|signwith|verify|rank|keycheck ...");
 }

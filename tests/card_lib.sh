@@ -88,17 +88,60 @@ put_apdus() {
         _pa_off=$((_pa_off + ${#_pa_c} / 2))
     done
 }
-# install_apdus SK: the raw APDUs of a whole install of key file SK (SET
-# PIN of the test PIN, PUT KEY, COMMIT KEY), for keys tts-card's put-key
-# refuses to send (the library's key check), to test the card's own check
+# commit_apdu SK [FLIP]: "apdu HEX", COMMIT KEY with the check points of
+# key file SK of the set $cset (M,N; by default 20,28) (card_helper
+# points, tools/cardbind.c; x from rnd); FLIP: that byte of its data
+# changed (a wrong point)
+commit_apdu() {
+    _ca_s=${cset:-20,28}
+    _ca_d=$("$HELPER" points "$_ca_s" "$1" "$(rnd $((2 * ${_ca_s#*,})))" ${2:-}) ||
+        _ca_d=NOPOINTS # (no hex: tts-card refuses the command, the test fails)
+    printf 'apdu 80240000%02X%s00 ' $((${#_ca_d} / 2)) "$_ca_d"
+}
+# install_apdus SK [MEANT [FLIP]]: the raw APDUs of a whole install of key
+# file SK (SET PIN of the test PIN, PUT KEY, COMMIT KEY with the check
+# points of key file MEANT, by default SK), for keys tts-card's put-key
+# refuses to send (the library's key check) or sends with their own
+# points, to test the card's own checks
 install_apdus() {
     printf 'apdu 8026000004%s00 ' "$(printf '%s' "$(cat "$W/pin")" | hex)"
     put_apdus "$1"
-    printf 'apdu 802400000000 '
+    commit_apdu "${2:-$1}" ${3:-}
+}
+# bind_checks LABEL: COMMIT KEY's binding of a key to its public key
+# (docs/CARD.md, "A faulty key"), on the card of $P with the key $sk of
+# the set $cset and digest $D, in one session after put-key $sk: keys
+# installed by raw APDUs with the check points of the key meant, and
+# refused (6A80) each: S1 changed (still invertible: a well-formed key of
+# another public key), s1 changed, s3 changed, the first central coefficient changed
+# (meant: $sk with s1 = s3 = 0, so c3 = 0 and the changed key is well
+# formed too), S1 singular, S3 singular; the key meant with one byte of a
+# point's w, then of its y changed (6A80); a COMMIT without points (Lc 0:
+# 6700); the old key then signs; the key meant with its points is
+# committed (9000) and signs.
+bind_checks() {
+    _bc_s=${cset:-20,28}
+    for _bc in S1 s1 s3 singular1 singular3 affine0; do
+        "$HELPER" corrupt "$_bc_s" "$sk" "$W/b$_bc" $_bc || exit 99
+    done
+    "$HELPER" corrupt "$_bc_s" "$W/baffine0" "$W/bcoef" coef || exit 99
+    _bc_n=${_bc_s#*,}
+    "$TTS_CARD" $P put-key "$sk" $(install_apdus "$W/bS1" "$sk") $(install_apdus "$W/bs1" "$sk") \
+        $(install_apdus "$W/bs3" "$sk") \
+        $(install_apdus "$W/bcoef" "$W/baffine0") $(install_apdus "$W/bsingular1" "$sk") \
+        $(install_apdus "$W/bsingular3" "$sk") $(install_apdus "$sk" "$sk" $_bc_n) \
+        $(install_apdus "$sk" "$sk" $((2 * _bc_n))) \
+        apdu "8026000004$(printf '%s' "$(cat "$W/pin")" | hex)00" $(put_apdus "$sk") apdu 802400000000 \
+        sign --digest "$D" $(install_apdus "$W/baffine0") sign --digest "$D" > "$W/log" 2>&1
+    _bc_st=$?
+    _bc_c=$(grep '^apdu:' "$W/log" | awk '$NF != "9000" {print $NF}' | tr '\n' ' ')
+    [ $_bc_st = 1 ] && [ "$_bc_c" = "6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6700 " ] &&
+        [ "$(grep '^apdu:' "$W/log" | tail -n 1)" = "apdu: 00 9000" ] && sign_checks "$W/log" 2
+    say $? "$1COMMIT KEY with the points of the key meant refuses keys with S1, s1, s3, a coefficient changed, S1 or S3 singular (6A80), the right key with a wrong point (6A80), no points (6700); the old key signs; the right key and points: committed, signs (got: $_bc_c)"
 }
 # status_checks LABEL: every status word of docs/CARD.md in order, the key
-# still signing after each error, 6985 without a key, and a refused COMMIT
-# (singular S1, singular S3, bad s1) leaving the old key active; on the card
+# still signing after each error, 6985 without a key, keys with a singular
+# S1, a singular S3, a bad s1 refused by put-key, and bind_checks; on the card
 # of $P (the options selecting image and CPU, and the PIN), with the
 # TTS(20,28) key $sk and digest $D. The expected words are those of CLA, INS,
 # GET INFO P1, GET INFO Lc, GET CYCLES P1, GENERATE Lc 0, GENERATE Lc 1, PUT
@@ -114,7 +157,7 @@ status_checks() {
         apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
         apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
         apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
-        apdu 802400000000 apdu 803000250000 apdu 8030000001AA00 \
+        $(commit_apdu "$sk") apdu 803000250000 apdu 8030000001AA00 \
         apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
         apdu 801600010000 apdu 8016000001AA00 apdu 802600000331323300 apdu 8026000011313131313131313131313131313131313100 \
         apdu 80260100043132333400 apdu 00200001043132333400 apdu 002000000331323300 \
@@ -127,7 +170,7 @@ status_checks() {
     sign_checks "$W/log" 1; say $? "$1after every error the key still signs correctly"
     "$TTS_CARD" $P apdu 8040000014$(rnd 20)00 apdu 803000000000 apdu 00200000043132333400 > "$W/log" 2>&1
     [ "$(grep -c ' 6985$' "$W/log")" -eq 3 ]; say $? "$16985 without an active key (SIGN, GET PK SEGMENT, VERIFY)"
-    "$TTS_CARD" $P put-key "$sk" $(put_apdus "$sk") apdu 802400000000 sign --digest "$D" > "$W/log" 2>&1
+    "$TTS_CARD" $P put-key "$sk" $(put_apdus "$sk") $(commit_apdu "$sk") sign --digest "$D" > "$W/log" 2>&1
     [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "9000 9000 9000 9000 9000 9000 6985 " ] &&
         sign_checks "$W/log" 1
     say $? "$1a complete PUT KEY without a new SET PIN: COMMIT 6985, the old key still signs"
@@ -136,10 +179,6 @@ status_checks() {
         "$TTS_CARD" $P put-key "$W/bad" > "$W/log" 2>&1
         [ $? = 2 ] && grep -q 'not a valid secret key' "$W/log" && ! grep -q '^put-key' "$W/log"
         say $? "$1put-key of a key with $bad: refused by the host's key check, exit 2, nothing sent"
-        "$TTS_CARD" $P put-key "$sk" $(install_apdus "$W/bad") sign --digest "$D" > "$W/log" 2>&1
-        st=$?
-        [ "$(grep '^apdu:' "$W/log" | tail -n 1)" = "apdu: 00 6A80" ] && [ $st = 1 ] &&
-            sign_checks "$W/log" 1
-        say $? "$1COMMIT of a key with $bad (raw APDUs): 6A80, exit 1, the old key still signs"
     done
+    bind_checks "$1"
 }

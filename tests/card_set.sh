@@ -61,7 +61,7 @@ case $set in
 *-rom4k) set=${set%-rom4k} fam=rom4k ;;
 *-rom4k-nocheck) set=${set%-rom4k-nocheck} fam=rom4k-nocheck ;;
 esac
-m=${set%-*} n=${set#*-}
+m=${set%-*} n=${set#*-} cset=${set%-*},${set#*-} # (cset: card_lib.sh's commit_apdu)
 if [ "${fam#rom}" != $fam ]; then
     img=$CARD_DIR/tts-$set-$fam.ihx isize=128 lbl=$set-$fam
 elif [ $fam = 8051 ]; then
@@ -82,7 +82,7 @@ rom_tests() {
     # below the arena
     { printf '\200\046\000\000\0041234\000'
       for a in $(put_apdus "$W/k0" | sed 's/apdu //g'); do unhex "$a"; done
-      printf '\200\044\000\000\000\000'; } > "$W/prefix"
+      unhex "$(commit_apdu "$W/k0" | sed 's/apdu //; s/ $//')"; } > "$W/prefix"
     set -- $(S51=${S51:-s51} "$srcdir/8051/probe-iram.sh" "$img" "$m" "$W/prefix")
     as=$(sed -n 's/^arena_start //p' "${img%.ihx}.sizes")
     [ "${1:-0}" -gt 0 ] && [ "$1" -le 128 ] && [ "${2:-0}" -gt 0 ] && [ "$2" -le "$as" ]
@@ -141,32 +141,40 @@ PY
     st=$?
     sign_checks "$W/log" 3
     say $(( st | $? )) "$lbl: a sparse key (a third of its bytes 0, s1 = s3 = 0) by PUT KEY + COMMIT KEY: 3 signatures equal the host's and verify"
-    # COMMIT's check: a singular S1, a singular S3, a wrong s1: 6A80, the
-    # old key still signs (the image without it: committed); GENERATE KEY
-    # and GET PK SEGMENT: 6D00
+    # COMMIT's check (bind_checks: keys with S1, s1, a coefficient
+    # changed, S1 or S3 singular, a wrong point, no points; the image
+    # without the check: committed); GENERATE KEY and GET PK SEGMENT: 6D00
     D=$(rnd $m)
-    for bad in singular1 singular3 s1; do
+    if [ $fam != rom4k-nocheck ]; then
+        sk=$W/k0
+        bind_checks "$lbl: "
+    fi
+    for bad in singular1 singular3 s1 S1; do
+        [ $fam = rom4k-nocheck ] || break
         "$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" $bad || exit 99
-        if [ $fam = rom4k-nocheck ]; then
-            # the card commits it; the host refuses to send it, and withholds
-            # the signatures of a card that holds it (they leak the key)
+        # the card commits it, with the check points of the key meant; the
+        # host refuses to send a malformed key (S1 changed is well formed:
+        # a key of another public key) and withholds the signatures of a
+        # card that holds it (they leak the key meant)
+        if [ $bad != S1 ]; then
             "$TTS_CARD" $P put-key "$W/bad" > "$W/log" 2>&1
             [ $? = 2 ] && grep -q 'not a valid secret key' "$W/log"
             say $? "$lbl: put-key of a key with $bad: refused by the host's key check"
-            rm -f "$W/bad.sig"
-            "$TTS_CARD" $P $(install_apdus "$W/bad") sign --digest "$D" -o "$W/bad.sig" \
-                > "$W/log" 2>&1
-            st=$?
-            [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 1 ] &&
-                ! grep -q '^sig:' "$W/log" && grep -q 'withheld' "$W/log" && [ ! -e "$W/bad.sig" ]
-            say $? "$lbl: no COMMIT check: a key with $bad is committed (raw APDUs); its signature is withheld, exit 1, no file"
+        fi
+        rm -f "$W/bad.sig"
+        "$TTS_CARD" $P $(install_apdus "$W/bad" "$W/k0") sign --digest "$D" -o "$W/bad.sig" \
+            > "$W/log" 2>&1
+        st=$?
+        if [ $bad = S1 ]; then # (the host holds that well-formed key: it signs under it)
+            sig=$(sed -n 's/^sig: //p' "$W/log")
+            [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 0 ] && [ -n "$sig" ] &&
+                ! "$HELPER" verify "$m,$n" "$W/p0" "$D" "$sig"
+            say $? "$lbl: no COMMIT check: a key with S1 changed and the points of the key meant is committed (raw APDUs); its signature does not verify under the public key meant"
             continue
         fi
-        "$TTS_CARD" $P put-key "$W/k0" $(install_apdus "$W/bad") sign --digest "$D" > "$W/log" 2>&1
-        st=$?
-        [ "$(grep '^apdu:' "$W/log" | tail -n 1)" = "apdu: 00 6A80" ] && [ $st = 1 ] &&
-            sign_checks "$W/log" 1
-        say $? "$lbl: COMMIT of a key with $bad (raw APDUs): 6A80, the old key still signs"
+        [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ] && [ $st = 1 ] &&
+            ! grep -q '^sig:' "$W/log" && grep -q 'withheld' "$W/log" && [ ! -e "$W/bad.sig" ]
+        say $? "$lbl: no COMMIT check: a key with $bad and the points of the key meant is committed (raw APDUs); its signature is withheld, exit 1, no file"
     done
     "$TTS_CARD" $P apdu "8020000020$(rnd 32)00" apdu 803000000000 > "$W/log" 2>&1
     [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "6D00 6D00 " ]
@@ -198,7 +206,7 @@ PY
     "$TTS_CARD" $P put-key "$sk" \
         apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
         apdu 801200010000 apdu 802000000000 apdu 8022057602AAAA00 apdu 8022057701AA00 \
-        apdu 802200000000 apdu 802400000000 apdu 803000250000 \
+        apdu 802200000000 $(commit_apdu "$sk") apdu 803000250000 \
         apdu 804000000000 apdu 8040000001AA00 apdu 80FE00010000 apdu 80FE000001AA00 \
         apdu 801600010000 apdu 8016000001AA00 apdu 802600000331323300 \
         apdu 8026000011313131313131313131313131313131313100 apdu 80260100043132333400 \
@@ -220,6 +228,20 @@ PY
         c1=$(echo $cyc | cut -d' ' -f1)
         [ -n "$c1" ] && [ "$c1" -le 66640 ]
         say $? "$lbl: SIGN within 224 ms at 3.57 MHz: $c1 machine cycles (at most 66640)"
+        # the same image with COMMIT KEY's check points (built by make
+        # check, a measurement: past 0x0FFF): the same SIGN cycles, and
+        # its points refuse what the 4 KB ROM images refuse
+        pt=$CARD_DIR/tts-20-28-rom4k-points.ihx
+        if [ -f "$pt" ]; then
+            Pn=$P
+            P="--cpu 8051 --image $pt --params $set $PIN"
+            cp=$(ct_cycles "$P" 1 | cut -d' ' -f1)
+            [ -n "$cp" ] && [ "$cp" = "$c1" ]
+            say $? "$lbl: with COMMIT's check points (tts-20-28-rom4k-points.ihx): SIGN in the same $cp cycles"
+            sk=$W/k0
+            bind_checks "$lbl, with the check points: "
+            P=$Pn
+        fi
     fi
     # -- the same signatures as the 256-byte image
     same_sigs "$lbl: the 256-byte image and the ROM image give the same signatures"
@@ -237,7 +259,7 @@ PY
             [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/b.log")" ]
         say $(( st | $? )) "$lbl: without COMMIT's check (-DCARD_ROM_NO_CHECK): the same signature in the same cycles ($cb)"
         "$HELPER" corrupt "$m,$n" "$sk" "$W/bad" s1 || exit 99
-        "$TTS_CARD" $P --image "$nc" $(install_apdus "$W/bad") > "$W/log" 2>&1
+        "$TTS_CARD" $P --image "$nc" $(install_apdus "$W/bad" "$sk") > "$W/log" 2>&1
         [ $? = 0 ] && [ "$(grep -c '^apdu: 00 9000$' "$W/log")" -ge 3 ]
         say $? "$lbl: without COMMIT's check: a key with a wrong s1 is committed (raw APDUs)"
     fi
@@ -333,7 +355,7 @@ fi
 "$HELPER" corrupt "$m,$n" "$W/k0" "$W/bad" s1 || exit 99
 if [ $n -le 32 ] && [ $set != 20-28 ]; then
     TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 $PIN --params $set --image "$img" genkey --seed "$W/seed" \
-        apdu 803000000000 put-key "$W/k0" $(install_apdus "$W/bad") apdu 803000000000 \
+        apdu 803000000000 put-key "$W/k0" $(install_apdus "$W/bad" "$W/k0") apdu 803000000000 \
         sign --digest "$(rnd $m)" > "$W/log" 2>&1
     [ $? = 1 ] && sign_checks "$W/log" 1 && ! grep -q "above the 8051" "$W/log" &&
         [ "$(grep -c "^apdu: F0 $(dd if="$W/kpk" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log")" = 2 ]
@@ -363,13 +385,18 @@ else
 fi
 TTS_CARD_IRAM128=1 "$TTS_CARD" --cpu 8032 --raw $PIN --image "$img" info cycles \
     $gen put-key "$sk" sign --digest "$D" counter \
-    cycles apdu 809900000000 $(install_apdus "$W/bad") apdu 803000000000 > "$W/log" 2>&1
+    cycles apdu 809900000000 $(install_apdus "$W/bad" "$sk") apdu 803000000000 > "$W/log" 2>&1
 [ $? = 1 ] && sign_checks "$W/log" 1 && cmp -s "$W/pk8032" "$W/pkwant" && ! grep -q "above the 8051" "$W/log" &&
     grep -q "^apdu: F0 $(dd if="$W/p0" bs=1 count=240 2>/dev/null | hex | tr a-f A-F) 9000" "$W/log"
 say $? "every command of the 128-byte image on -t 8032 leaves internal RAM 0x80..0xFF untouched"
 # -- every status word, and the key still signs after each error (the
-# 256-byte image's in make check: tests/test_card.sh)
-[ -n "${TTS_CHECK_FULL:-}" ] && status_checks "20-28-128: "
+# 256-byte image's in make check: tests/test_card.sh), with COMMIT KEY's
+# binding of a key to its public key (bind_checks, in make check too)
+if [ -n "${TTS_CHECK_FULL:-}" ]; then
+    status_checks "20-28-128: "
+else
+    bind_checks "20-28-128: "
+fi
 # -- the same signatures as the 256-byte image
 same_sigs "20-28: the 256-byte image and the 128-byte image give the same signatures"
 # -- --eeprom: a key installed in one invocation signs in the next

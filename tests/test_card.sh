@@ -17,7 +17,7 @@ sk=$W/k2028
 D=$(rnd 20)
 # -- every status word, and the key still signs after each error
 status_checks ""
-"$TTS_CARD" $P apdu 8022057701AA00 apdu 8022057601AA00 apdu 802400000000 > "$W/log" 2>&1
+"$TTS_CARD" $P apdu 8022057701AA00 apdu 8022057601AA00 $(commit_apdu "$sk") > "$W/log" 2>&1
 grep -q '^apdu: 00 6A86$' "$W/log" && grep -q '^apdu: 00 9000$' "$W/log" && grep -q '^apdu: 00 6985$' "$W/log"
 say $? "PUT KEY: offset past the end 6A86, last byte 9000, COMMIT of an incomplete key 6985"
 

@@ -81,7 +81,7 @@ nimg=0
 for f in "$top_builddir"/8051/tts-*.sizes; do
     [ -f "$f" ] || continue
     img=$(basename "$f" .sizes)
-    case $img in *-c|*-uart|*-loop|*-rom-nocheck) continue ;; esac
+    case $img in *-c|*-uart|*-loop|*-rom-nocheck|*-rom4k-points) continue ;; esac
     nimg=$((nimg + 1))
     row="| $img.ihx |"
     for k in iram xdata_key xdata_stage xdata_nv_state work_sign work_genkey work_commit work_pk code sign_code; do
@@ -117,8 +117,9 @@ bad_verdict $nimg "docs/CARD.md and 8051/README.md: the $nimg card images' sizes
     "docs/CARD.md and 8051/README.md: the card images' sizes" "no card build"
 
 # the ROM images' last code byte (an 8051AH's ROM ends at 0x0FFF), and the
-# size of TTS(20,28)'s without COMMIT's check (tts-20-28-rom-nocheck, built
-# by make check), as docs/CARD.md gives them
+# sizes of TTS(20,28)'s without COMMIT's check (tts-20-28-rom-nocheck) and
+# of its image within 224 ms with the check points (tts-20-28-rom4k-points,
+# both built by make check), as docs/CARD.md gives them
 : >bad
 nrom=0
 for f in "$top_builddir"/8051/tts-*-rom*.sizes; do
@@ -133,6 +134,11 @@ for f in "$top_builddir"/8051/tts-*-rom*.sizes; do
         grep -q "without COMMIT's check.*$c B" "$srcdir/docs/CARD.md" &&
             grep -q "$past B past 0x0FFF" "$srcdir/docs/CARD.md" ||
             echo "docs/CARD.md lacks the size without COMMIT's check: $c B, $past B past 0x0FFF" >>bad ;;
+    *-rom4k-points)
+        c=$(sizes_of "$img" code | sed 's/\([0-9]\)\([0-9][0-9][0-9]\)$/\1,\2/')
+        past=$(( $e - 0x0FFF ))
+        grep -q "$c B up to $e, $past B past 0x0FFF" "$srcdir/docs/CARD.md" ||
+            echo "docs/CARD.md lacks the size of the image within 224 ms with the check points: $c B up to $e, $past B past 0x0FFF" >>bad ;;
     esac
 done
 bad_verdict $nrom "docs/CARD.md: the $nrom ROM images' last code byte (and the size without COMMIT's check) are the build's" \

@@ -11,6 +11,7 @@
 #include <tts.h>
 
 #include "card_report.h"
+#include "cardbind.h"
 #include "ttsfile.h"
 /* The image: a regular file in Intel HEX with good checksums, and a card
  * of set p that answers GET INFO within seconds (a foreign or broken
@@ -166,7 +167,8 @@ static int measure_set(const tts_params *p, const char *image, const char *cpu,
     b.verbose = verbose;
     card_add(&b, CARD_SET_PIN, 0, 0, pin, sizeof pin);
     card_add_put(&b, sk, 0, skb);
-    card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+    if (card_add_commit(&b, p, sk) == (size_t)-1)
+        rc = -1;
     card_add_verify(&b, pin, sizeof pin);
     size_t isign = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);
     card_add(&b, prof ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);

@@ -53,6 +53,7 @@
 #include "fileio.h"
 #include "harness.h"
 #include "exp_passport.h"
+#include "cardbind.h"
 #include "cardsim.h"
 #include "cli.h"
 
@@ -216,7 +217,8 @@ static const char *card_image(void *ctx, const tts_params *p)
     return NULL;
 }
 
-/* One card session: SET PIN, PUT KEY (the whole key), COMMIT KEY, VERIFY,
+/* One card session: SET PIN, PUT KEY (the whole key), COMMIT KEY (with the
+ * key's check points), VERIFY,
  * SIGN the digest, GET CYCLES (SIGN's machine cycles). The batch held the
  * key: wiped before it is freed. */
 static int card_sign(void *ctx, const tts_params *p, const uint8_t *sk, const uint8_t *digest,
@@ -236,7 +238,12 @@ static int card_sign(void *ctx, const tts_params *p, const uint8_t *sk, const ui
     for (size_t off = 0; off < skb; off += 255)
         card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, sk + off,
                  (uint8_t)(skb - off < 255 ? skb - off : 255));
-    card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+    if (card_add_commit(&b, p, sk) == (size_t)-1) {
+        sodium_memzero(b.cmd, b.cap * sizeof *b.cmd);
+        card_free(&b);
+        snprintf(err, errlen, "the library refuses the key of %s", tts_params_name(p));
+        return -1;
+    }
     size_t v = card_add(&b, CARD_VERIFY, 0, 0, pin, sizeof pin);
     b.cmd[v].cla = CARD_CLA_ISO;
     size_t s = card_add(&b, CARD_SIGN, 0, 0, digest, (uint8_t)m);

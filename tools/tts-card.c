@@ -26,6 +26,7 @@
 #include <tts.h>
 
 #include "card_report.h"
+#include "cardbind.h"
 #include "cardsim.h"
 #include "cardstate.h"
 #include "cli.h"
@@ -578,7 +579,9 @@ int main(int argc, char **argv)
                 if (report)
                     card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
             }
-            card_add(&b, CARD_COMMIT_KEY, 0, 0, NULL, 0);
+            /* the check points bind the install to the key's public key */
+            if (card_add_commit(&b, p, s->key) == (size_t)-1)
+                die_input("the library cannot make the key's check points", argv[i - 1]);
         } else if (!strcmp(w, "sign")) {
             s->kind = SC_SIGN;
             int have_digest = 0;
