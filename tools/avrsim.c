@@ -269,10 +269,10 @@ int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err
 
 int avrsim_eeprom(avrsim *s, uint8_t *ee)
 {
-    avr_eeprom_desc_t d = {.ee = NULL, .offset = 0, .size = AVRSIM_EEPROM};
-    if (avr_ioctl(s->avr, AVR_IOCTL_EEPROM_GET, &d) != 0 || !d.ee)
-        return AVRSIM_ERROR;
-    memcpy(ee, d.ee, AVRSIM_EEPROM);
+    /* (simavr 1.6 answers -1 to EEPROM_GET and EEPROM_SET even when it
+     * has copied: its answer says nothing) */
+    avr_eeprom_desc_t d = {.ee = ee, .offset = 0, .size = AVRSIM_EEPROM};
+    avr_ioctl(s->avr, AVR_IOCTL_EEPROM_GET, &d);
     return AVRSIM_OK;
 }
 
