@@ -280,6 +280,7 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
 {
     elf_firmware_t fw;
     memset(&fw, 0, sizeof fw);
+    avr_global_logger_set(quiet_logger);
     if (elf_read_firmware(elf, &fw) != 0) {
         fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
         return AVRSIM_ERROR;

@@ -52,6 +52,7 @@
 
 #include "fileio.h"
 #include "harness.h"
+#include "exp_micro.h"
 #include "exp_passport.h"
 #include "cardsim.h"
 #include "cli.h"
@@ -118,6 +119,7 @@ static void usage(FILE *f)
             "       tts-bench files      [--quick] [-n RUNS] [REPORTS]\n"
             "       tts-bench table      [--cold] [-n RUNS] [REPORTS]\n"
             "       tts-bench passport   [--suite NAME ...] [--runs N] [INPUTS] [--card]\n"
+            "       tts-bench micro      [--image-dir DIR] [OUTPUTS]: the AVR (bench/exp_micro.c)\n"
             "                            [--card-dir DIR] [--published] [REPORTS]\n"
             "       tts-bench --help | --version\n"
             "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
@@ -460,6 +462,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "passport") == 0)
         return passport_cli(argc, argv);
+    if (strcmp(cmd, "micro") == 0)
+        return micro_cli(argc, argv);
     outputs o = {0};
     int quick = 0, cold = 0, help = 0;
     size_t runs = 0;
