@@ -73,8 +73,9 @@ void io_put(uint8_t b);
 /* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce, counter. */
 void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[12],
                     uint32_t counter);
-/* The C twin of the quarter-round and the assembly one (chacha_qr.S):
- * s[a], s[b], s[c], s[d] of the 16-word state. */
+/* The quarter-round on s[a], s[b], s[c], s[d] of the 16-word state: the
+ * C twin of the assembly rounds (chacha_rounds.S), which images built
+ * with -DAVR_C_KERNELS run instead. */
 void chacha_qr_c(uint32_t *s, uint8_t a, uint8_t b, uint8_t c, uint8_t d);
 
 /* Wipe n bytes (volatile stores: the compiler keeps them). */
