@@ -37,7 +37,9 @@
 #define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
 
 /* The keys, in flash: the programmer writes them (the host driver writes
- * the simulator's flash at the addresses INFO gives). */
+ * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
+ * 5.2 lays it out, pk in log form (verify.c: each coefficient c as
+ * log_3 c, 0xFF for 0; tools/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
 extern const uint8_t avr_pk[PK_BYTES] PROGMEM;
 

@@ -294,17 +294,38 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
 
 #endif
 
+uint8_t avrsim_pk_form(uint8_t c)
+{
+    /* the powers of 3 until c: x * 3 = x * 2 + x, reduced by 0x11B */
+    unsigned x = 1;
+    for (unsigned i = 0; i < 255; i++) {
+        if (x == c)
+            return (uint8_t)i;
+        x ^= ((x << 1) ^ (x & 0x80 ? 0x11B : 0)) & 0xFF;
+    }
+    return 0xFF; /* c = 0 */
+}
+
 int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                    char *err, size_t errlen)
 {
-    uint8_t a[4];
+    uint8_t a[4], form[256], *pl = malloc(pkb ? pkb : 1);
     size_t alen;
     avrsim_info in;
     int rc = avrsim_get_info(s, &in);
+    if (!pl) {
+        fileio_say(err, errlen, "out of memory");
+        return AVRSIM_ERROR;
+    }
+    for (unsigned c = 0; c < 256; c++)
+        form[c] = avrsim_pk_form((uint8_t)c);
+    for (size_t i = 0; i < pkb; i++)
+        pl[i] = form[pk[i]];
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.sk_addr, sk, skb, err, errlen);
     if (rc == AVRSIM_OK)
-        rc = avrsim_flash(s, in.pk_addr, pk, pkb, err, errlen);
+        rc = avrsim_flash(s, in.pk_addr, pl, pkb, err, errlen);
+    free(pl);
     if (rc == AVRSIM_OK)
         rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INSTALL}, 1, a, sizeof a, &alen, NULL,
                         err, errlen);

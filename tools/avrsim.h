@@ -75,8 +75,13 @@ int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err
 /* The EEPROM as the firmware left it (AVRSIM_EEPROM bytes). */
 int avrsim_eeprom(avrsim *s, uint8_t *ee);
 
-/* Program the secret key and its public key into the keys' room (their
- * sizes must be the image's set's) and run INSTALL (K_card into EEPROM). */
+/* The form of a public-key coefficient c in the image's flash: log_3 c in
+ * the field of docs/SPEC.md 2.1, 0xFF for c = 0 (avr/verify.c). */
+uint8_t avrsim_pk_form(uint8_t c);
+
+/* Program the secret key and its public key (converted to the flash form
+ * above) into the keys' room (their sizes must be the image's set's) and
+ * run INSTALL (K_card into EEPROM). */
 int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                    char *err, size_t errlen);
 

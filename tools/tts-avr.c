@@ -356,9 +356,9 @@ int main(int argc, char **argv)
         die(err, NULL);
     if (d.info.m != tts_params_m(p) || d.info.n != tts_params_n(p))
         die("the image is of another set than --params", image);
+    /* the keys as programmed (INSTALL again: K_card is a function of sk) */
     if (d.programmed &&
-        (avrsim_flash(d.s, d.info.sk_addr, d.sk, d.skb, err, sizeof err) != AVRSIM_OK ||
-         avrsim_flash(d.s, d.info.pk_addr, d.pk, d.pkb, err, sizeof err) != AVRSIM_OK))
+        avrsim_program(d.s, d.sk, d.skb, d.pk, d.pkb, err, sizeof err) != AVRSIM_OK)
         die(err, NULL);
 
     int status = 0;
