@@ -19,7 +19,8 @@ mkdir -p "$(dirname "$out")"
     -DTTS_M="$m" -DTTS_N="$n" -I"$(dirname "$tables")" -I"$srcdir/avr" "$@" \
     -o "$out.tmp" "$srcdir/avr/main.c" "$srcdir/avr/io.c" "$srcdir/avr/chacha.c" \
     "$srcdir/avr/sign.c" "$srcdir/avr/verify.c" "$srcdir/avr/chacha_rounds.S" \
-    "$srcdir/avr/gf_mac.S"
+    "$srcdir/avr/gf_mac.S" "$srcdir/avr/gf_matvec.S" \
+    "$srcdir/avr/gf_rowop.S"
 # symbol sizes (hex) of the keys and tables; text and data, bss
 sym() { printf "%d" "0x$("$nm" -S "$out.tmp" | awk -v s="$1" '$4 == s { print $2 }')"; }
 sk=$(sym avr_sk) pk=$(sym avr_pk) ex=$(sym GF_EXP) lg=$(sym GF_LOG)

@@ -17,30 +17,58 @@
 static uint8_t sk_byte(uint16_t off) { return pgm_read_byte(&avr_sk[off]); }
 
 /* out = M v + s for the r x c matrix M at sk offset mo, s at so: the
- * products by the logs of v, taken once (a zero entry of v masked). */
-static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uint8_t r,
-                   uint8_t c, uint8_t *lv)
+ * assembly (gf_matvec.S), or with -DAVR_C_KERNELS its C twin; lv (2c
+ * bytes) takes each v_j's log and nonzero mask. */
+#ifdef AVR_C_KERNELS
+static void gf_matvec_c(uint8_t *out, const uint8_t *M, const uint8_t *s, const uint8_t *lv,
+                        uint8_t r, uint8_t c)
 {
-    uint8_t *nv = lv + c;
-    for (uint8_t j = 0; j < c; j++) {
-        lv[j] = gf_log(v[j]);
-        nv[j] = gf_nz(v[j]);
-    }
     for (uint8_t i = 0; i < r; i++) {
-        uint8_t acc = sk_byte(so + i);
+        uint8_t acc = pgm_read_byte(s + i);
         for (uint8_t j = 0; j < c; j++) {
-            uint8_t a = sk_byte(mo++);
-            acc ^= gf_exp((uint16_t)gf_log(a) + lv[j]) & gf_nz(a) & nv[j];
+            uint8_t a = pgm_read_byte(M++);
+            acc ^= gf_exp((uint16_t)gf_log(a) + lv[2 * j]) & gf_nz(a) & lv[2 * j + 1];
         }
         out[i] = acc;
     }
 }
+#define gf_matvec gf_matvec_c
+#else
+void gf_matvec_asm(uint8_t *out, const uint8_t *M, const uint8_t *s, const uint8_t *lv,
+                   uint8_t r, uint8_t c);
+#define gf_matvec gf_matvec_asm
+#endif
+
+static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uint8_t r,
+                   uint8_t c, uint8_t *lv)
+{
+    for (uint8_t j = 0; j < c; j++) {
+        lv[2 * j] = gf_log(v[j]);
+        lv[2 * j + 1] = gf_nz(v[j]);
+    }
+    gf_matvec(out, avr_sk + mo, avr_sk + so, lv, r, c);
+}
+
+/* dst[j] ^= f * row[j] for j < cnt, lm[2j] = log row[j], lm[2j+1] its
+ * nonzero mask, lf = log f, nf = f's mask: the assembly (gf_rowop.S), or
+ * with -DAVR_C_KERNELS its C twin. */
+#ifdef AVR_C_KERNELS
+static void gf_rowop_c(uint8_t *dst, const uint8_t *lm, uint8_t lf, uint8_t nf, uint8_t cnt)
+{
+    for (uint8_t j = 0; j < cnt; j++)
+        dst[j] ^= gf_exp((uint16_t)lm[2 * j] + lf) & lm[2 * j + 1] & nf;
+}
+#define gf_rowop gf_rowop_c
+#else
+void gf_rowop_asm(uint8_t *dst, const uint8_t *lm, uint8_t lf, uint8_t nf, uint8_t cnt);
+#define gf_rowop gf_rowop_asm
+#endif
 
 /* Masked Gauss-Jordan on the k x (k+1) system S (docs/SPEC.md section 8):
  * 0xFF if it was regular (the solution is then column k), else 0. */
 static uint8_t solve(uint8_t S[LMAX][LMAX + 1], uint8_t k)
 {
-    uint8_t ok = 0xFF, lr[LMAX + 1];
+    uint8_t ok = 0xFF, lm[2 * (LMAX + 1)];
     for (uint8_t c = 0; c < k; c++) {
         for (uint8_t r = c + 1; r < k; r++) {
             uint8_t z = (uint8_t)~gf_nz(S[c][c]);
@@ -52,19 +80,19 @@ static uint8_t solve(uint8_t S[LMAX][LMAX + 1], uint8_t k)
         for (uint8_t j = c; j <= k; j++) {
             uint8_t a = S[c][j];
             S[c][j] = gf_exp((uint16_t)gf_log(a) + li) & gf_nz(a) & ni;
-            lr[j] = gf_log(S[c][j]);
+            lm[2 * j] = gf_log(S[c][j]);
+            lm[2 * j + 1] = gf_nz(S[c][j]);
         }
         for (uint8_t r = 0; r < k; r++) {
-            uint8_t f = S[r][c], lf = gf_log(f), nf = gf_nz(f);
+            uint8_t f = S[r][c];
             /* row c itself: its pivot is now 1 (or 0 if singular), f
-             * times row c would clear it; keep it by a mask, not a branch */
+             * times row c would clear it; kept by a mask, not a branch
+             * (r == c compares public indices) */
             uint8_t keep = (uint8_t)(r == c ? 0 : 0xFF);
-            nf &= keep;
-            for (uint8_t j = c; j <= k; j++)
-                S[r][j] ^= gf_exp((uint16_t)lr[j] + lf) & gf_nz(S[c][j]) & nf;
+            gf_rowop(&S[r][c], &lm[2 * c], gf_log(f), gf_nz(f) & keep, (uint8_t)(k + 1 - c));
         }
     }
-    avr_wipe(lr, sizeof lr);
+    avr_wipe(lm, sizeof lm);
     return ok;
 }
 
