@@ -48,3 +48,94 @@ gf_mac_pk_asm:
     pop r28
     ret
     .size gf_mac_pk_asm, . - gf_mac_pk_asm
+
+#if TTS_M <= 20
+; A row of the public map with the m sums in registers (m <= 20):
+;
+;   void gf_pk_row_asm(void)   (arguments in avr_vrow: verify.c)
+;
+; for j < cnt: unless lw[j] = 0xFF (w_j = 0), out ^= w_i w_j * (the m
+; coefficients at pkl), t = w_i w_j by its log (lwi + lw[j]) mod 255; pkl
+; advances by m a block either way. 11 cycles a coefficient: the sums
+; stay in r2.. for the whole row.
+;
+; registers: r2..r(m+1) the sums, Z the key, Y lw, X the table, r24:r25
+; ex + log t, r22 and r23 scratch, r1 zero.
+
+#if TTS_M == 16
+#define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17
+#elif TTS_M == 20
+#define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17, \
+    r18, r19, r20, r21
+#else
+#error "gf_pk_row_asm: no register list for this m"
+#endif
+
+    .section .text.gf_pk_row_asm, "ax", @progbits
+    .global gf_pk_row_asm
+    .type gf_pk_row_asm, @function
+gf_pk_row_asm:
+    .irp r, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17, r28, r29
+    push \r
+    .endr
+    lds r26, avr_vrow + 0       ; out
+    lds r27, avr_vrow + 1
+    .irp r, SUMS
+    ld \r, X+
+    .endr
+    lds r30, avr_vrow + 2       ; pkl
+    lds r31, avr_vrow + 3
+    lds r28, avr_vrow + 6       ; lw
+    lds r29, avr_vrow + 7
+1:
+    ld r22, Y+
+    cpi r22, 0xFF
+    brne 8f
+    rjmp 5f
+8:
+    lds r23, avr_vrow + 8       ; lwi
+    add r22, r23
+    brcs 2f
+    cpi r22, 0xFF
+    brne 3f
+    clr r22
+    rjmp 3f
+2:
+    inc r22
+3:
+    lds r24, avr_vrow + 4       ; ex
+    lds r25, avr_vrow + 5
+    add r24, r22
+    adc r25, r1
+    .irp r, SUMS
+    lpm r22, Z+
+    cpi r22, 0xFF
+    breq 4f
+    movw r26, r24
+    add r26, r22
+    adc r27, r1
+    ld r22, X
+    eor \r, r22
+4:
+    .endr
+    rjmp 6f
+5:
+    adiw r30, TTS_M
+6:
+    lds r23, avr_vrow + 9       ; cnt
+    dec r23
+    sts avr_vrow + 9, r23
+    breq 7f
+    rjmp 1b
+7:
+    lds r26, avr_vrow + 0
+    lds r27, avr_vrow + 1
+    .irp r, SUMS
+    st X+, \r
+    .endr
+    .irp r, r29, r28, r17, r16, r15, r14, r13, r12, r11, r10, r9, r8, r7, r6, r5, r4, r3, r2
+    pop \r
+    .endr
+    ret
+    .size gf_pk_row_asm, . - gf_pk_row_asm
+#endif
