@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tts-avr's files and answers on the simulated UNO (TTS(20,28)): a key
+# from `tts keygen` programmed, a message's digest signed and accepted by
+# `tts verify`, the counter kept in the state file, the device's VERIFY
+# refusing another message, a bad digest and a device without a key
+# refused with their exit statuses, an existing output kept without
+# --force. Skips without libsimavr or the images.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+TTS=${TTS:-$top_builddir/tts}
+AVR=${TTS_AVR:-$top_builddir/tts-avr}
+IMG=${AVR_IMAGE_DIR:-$top_builddir/avr}
+. "$srcdir/tests/tap_lib.sh"
+tap_abs TTS AVR IMG
+tap_enter
+
+if [ ! -f "$IMG/tts-20-28.elf" ] || ! "$AVR" --image-dir "$IMG" info >/dev/null 2>err; then
+    echo "1..0 # SKIP no AVR simulator or images ($(head -n 1 err))"
+    exit 0
+fi
+A="$AVR --image-dir $IMG --eeprom dev"
+
+"$TTS" keygen --params "TTS(20,28)" -o k >/dev/null 2>err
+check $? "tts keygen TTS(20,28)"
+printf 'a message for the UNO' >msg
+run 0 "program the key into flash" $A program k.sec
+[ "$(stat -c %a dev)" = 600 ]
+check $? "the state file (it holds the key) is private"
+run 0 "sign the message's digest" $A --report sign --message msg -o s.sig
+grep -q '^report: SIGN [0-9]* cycles' err
+check $? "--report gives SIGN's cycles"
+run 0 "tts verify accepts the device's signature" "$TTS" verify -p k.pub -s s.sig msg
+run 0 "the counter advanced (kept in the state file)" $A counter
+[ "$(cat out)" = 1 ]
+check $? "... to 1"
+run 0 "the device's VERIFY accepts it" $A verify s.sig --message msg
+printf 'another message' >msg2
+run 1 "the device's VERIFY refuses it for another message" $A verify s.sig --message msg2
+grep -q refused out
+check $? "... and says so"
+run 2 "a digest of the wrong length: exit 2" $A sign --digest 0011
+run 2 "an existing output without --force: exit 2" $A sign --message msg -o s.sig
+run 0 "... replaced with --force" $A --force sign --message msg -o s.sig
+run 0 "the new signature verifies" "$TTS" verify -p k.pub -s s.sig msg
+run 1 "a device with no key refuses SIGN: exit 1" "$AVR" --image-dir "$IMG" sign --message msg
+run 2 "an unknown subcommand: exit 2" $A frob
+tap_end
