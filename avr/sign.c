@@ -212,15 +212,20 @@ uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M])
     c = ~((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24);
     if (c == 0xFFFFFFFFul)
         return AVR_ECOUNTER;
-    /* c + 1 stored before anything is computed from c: all four bytes,
-     * so that SIGN's cycles do not depend on the counter */
+    /* K_card read first: the EEPROM is not touched again until the
+     * counter's write below has been programmed */
+    eeprom_read_block(st.key, (const uint8_t *)AVR_EE_KCARD, 32);
+    /* c + 1 stored before anything is computed from c. Only the bytes
+     * that change are written (one, 255 times in 256): on the part each
+     * takes 3.4 ms of EEPROM programming, which runs while SIGN computes;
+     * SIGN waits for it before it answers (eeprom_busy_wait below). The
+     * counter is public: the cycles it changes leak nothing. */
     uint32_t nc = ~(c + 1);
     for (uint8_t i = 0; i < 4; i++)
         t[i] = (uint8_t)(nc >> (8 * i));
-    eeprom_write_block(t, (uint8_t *)AVR_EE_CTR, 4);
+    eeprom_update_block(t, (uint8_t *)AVR_EE_CTR, 4);
 
     /* the stream key: ChaCha20(K_card, h[0..12), c)[0..32) ^ (h[12..m) || 0) */
-    eeprom_read_block(st.key, (const uint8_t *)AVR_EE_KCARD, 32);
     chacha20_block(st.block, st.key, h, c);
     memcpy(st.key, st.block, 32);
     for (uint8_t j = 0; j + 12 < TTS_M; j++)
@@ -243,5 +248,6 @@ uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M])
         }
     }
     avr_wipe(&st, sizeof st);
+    eeprom_busy_wait(); /* the counter programmed before any answer */
     return rc;
 }
