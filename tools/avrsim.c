@@ -77,6 +77,29 @@ struct avrsim {
 
 int avrsim_available(void) { return 1; }
 
+/* simavr 1.6 keeps some of its own allocations past avr_terminate (its
+ * IRQ tables): not this driver's. LeakSanitizer (the sanitizer build)
+ * takes its suppressions from this hook of the program. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libsimavr\n";
+}
+
+/* the ELF's symbol table, which elf_read_firmware allocates */
+static void free_firmware(elf_firmware_t *fw)
+{
+#if ELF_SYMBOLS
+    for (uint32_t i = 0; fw->symbol && i < fw->symbolcount; i++)
+        free(fw->symbol[i]);
+    free(fw->symbol);
+    fw->symbol = NULL;
+#endif
+    free(fw->flash);
+    free(fw->eeprom);
+    fw->flash = fw->eeprom = NULL;
+}
+
 /* simavr's messages: only errors, on standard error */
 static void quiet_logger(avr_t *avr, const int level, const char *fmt, va_list ap)
 {
@@ -214,8 +237,7 @@ void avrsim_close(avrsim *s)
         avr_terminate(s->avr);
         free(s->avr);
     }
-    free(s->fw.flash);
-    free(s->fw.eeprom);
+    free_firmware(&s->fw);
     free(s);
 }
 
@@ -287,8 +309,7 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
     }
     *flash = fw.flashsize;
     *sram = fw.datasize + fw.bsssize;
-    free(fw.flash);
-    free(fw.eeprom);
+    free_firmware(&fw);
     return AVRSIM_OK;
 }
 
