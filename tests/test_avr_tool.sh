@@ -5,14 +5,16 @@
 # `tts verify`, the counter kept in the state file, the device's VERIFY
 # refusing another message, a bad digest and a device without a key
 # refused with their exit statuses, an existing output kept without
-# --force. Skips without libsimavr or the images.
+# --force; and tts-bench micro's table, JSON and CSV. Skips without
+# libsimavr or the images.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 TTS=${TTS:-$top_builddir/tts}
 AVR=${TTS_AVR:-$top_builddir/tts-avr}
 IMG=${AVR_IMAGE_DIR:-$top_builddir/avr}
+BENCH=${TTS_BENCH:-$top_builddir/tts-bench}
 . "$srcdir/tests/tap_lib.sh"
-tap_abs TTS AVR IMG
+tap_abs TTS AVR IMG BENCH
 tap_enter
 
 if [ ! -f "$IMG/tts-20-28.elf" ] || ! "$AVR" --image-dir "$IMG" info >/dev/null 2>err; then
@@ -45,4 +47,27 @@ run 0 "... replaced with --force" $A --force sign --message msg -o s.sig
 run 0 "the new signature verifies" "$TTS" verify -p k.pub -s s.sig msg
 run 1 "a device with no key refuses SIGN: exit 1" "$AVR" --image-dir "$IMG" sign --message msg
 run 2 "an unknown subcommand: exit 2" $A frob
+
+# tts-bench micro: TTS's measured rows beside the study's and the cited ones
+if [ -x "$BENCH" ] && command -v python3 >/dev/null 2>&1; then
+    run 0 "tts-bench micro" "$BENCH" micro --image-dir "$IMG" --json m.json --csv m.csv
+    grep -q '^| TTS(20,28) (broken) | ATmega328P 16 MHz (simavr) | [0-9]* | [0-9]* | [0-9.]* | [0-9.]* |$' out &&
+        grep -q '^| RSA-1024 | ATmega328P 16 MHz | ~2048 | 1340 | 8504.00 | 727955.00 |$' out &&
+        grep -q '^| ECC-163 | ATmega328P 16 MHz | ~7168 | 934 | 42011.00 | 20686.00 |$' out
+    check $? "... prints TTS(20,28) measured and the study's RSA-1024 and ECC-163 rows"
+    python3 - m.json >out 2>err <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["scheme"]: r for r in d["rows"]}
+t = rows["TTS(20,28)"]
+assert d["mode"] == "micro" and t["measured"] and t["sign_cycles"] > 0
+assert abs(t["sign_ms"] - t["sign_cycles"] / 16000.0) < 0.001
+assert not rows["X25519"]["measured"] and rows["X25519"]["source"]
+PY
+    check $? "... its JSON: the measured row's ms are its cycles at 16 MHz, the cited rows have sources"
+    grep -q '^TTS(20,28),1,' m.csv
+    check $? "... its CSV has the measured row"
+else
+    skip "tts-bench micro" "no tts-bench (OpenSSL) or no python3"
+fi
 tap_end
