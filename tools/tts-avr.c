@@ -344,6 +344,7 @@ int main(int argc, char **argv)
     if (!d.sk || !d.pk)
         die("out of memory", NULL);
     char ibuf[4096], err[512];
+    const int o_image = image != NULL;
     if (!image) {
         snprintf(ibuf, sizeof ibuf, "%s/%s.elf", dir, tts_params_id(p));
         image = ibuf;
@@ -351,6 +352,16 @@ int main(int argc, char **argv)
     if (tts_pk_bytes(p) > AVRSIM_FLASH)
         die("no image of this set: its public key is larger than the ATmega328P's flash",
             tts_params_name(p));
+    struct stat ist;
+    if (stat(image, &ist) != 0) {
+        /* run from the build tree, the images are in avr/, not installed */
+        if (!o_image && strcmp(dir, "avr") != 0 && stat("avr/tts-20-28.elf", &ist) == 0)
+            fprintf(stderr, "tts-avr: no AVR image %s; in the build tree, pass --image-dir avr\n",
+                    image);
+        else
+            fprintf(stderr, "tts-avr: no AVR image: %s\n", image);
+        exit(2);
+    }
     state_load(&d, eeprom);
     if (avrsim_open(&d.s, image, d.ee, &d.info, err, sizeof err) != AVRSIM_OK)
         die(err, NULL);
