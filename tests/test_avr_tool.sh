@@ -5,7 +5,8 @@
 # `tts verify`, the counter kept in the state file, the device's VERIFY
 # refusing another message, a bad digest and a device without a key
 # refused with their exit statuses, an existing output kept without
-# --force; and tts-bench micro's table, JSON and CSV. Skips without
+# --force, parallel sessions taking turns on the state file; and
+# tts-bench micro's table, JSON and CSV. Skips without
 # libsimavr or the images.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
@@ -47,6 +48,14 @@ run 0 "... replaced with --force" $A --force sign --message msg -o s.sig
 run 0 "the new signature verifies" "$TTS" verify -p k.pub -s s.sig msg
 run 1 "a device with no key refuses SIGN: exit 1" "$AVR" --image-dir "$IMG" sign --message msg
 run 2 "an unknown subcommand: exit 2" $A frob
+
+# the state file is held by one session at a time: parallel SIGNs all count
+before=$($A counter)
+for i in 1 2 3 4; do $A sign --message msg >/dev/null 2>par.$i & done
+wait
+run 0 "four SIGNs in parallel on one state file" $A counter
+[ "$(cat out)" = $((before + 4)) ]
+check $? "... the counter went from $before to $((before + 4)) (one session at a time)"
 
 # tts-bench micro: TTS's measured rows beside the study's and the cited ones
 if [ -x "$BENCH" ] && command -v python3 >/dev/null 2>&1; then

@@ -17,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sodium.h>
 #include <tts.h>
 
 #include "avrsim.h"
+#include "cardstate.h"
 #include "cli.h"
 #include "fileio.h"
 #include "avr_protocol.h"
@@ -50,8 +52,8 @@ static void usage(FILE *f)
 "  --report          print cycles, ms at 16 MHz and the stack's peak for\n"
 "                    every subcommand\n"
 "  --eeprom FILE     the device's non-volatile memory (the keys in flash,\n"
-"                    the EEPROM: K_card and the signature counter): loaded\n"
-"                    at start, saved before any answer is released\n"
+"                    the EEPROM: K_card and the signature counter): locked\n"
+"                    and loaded at start, saved before any answer is released\n"
 "  --force           replace existing output files (never an input)\n"
 "  --armor           write signatures as armored tts files (base64)\n"
 "  --raw             write them as bare bytes (default: binary tts files)\n"
@@ -186,12 +188,34 @@ static size_t state_bytes(const device *d)
     return sizeof STATE_MAGIC + 3 + d->skb + d->pkb + AVRSIM_EEPROM;
 }
 
-/* Load the state file (a missing or empty one: a new device). */
+/* The state file, locked by this session from its load to the end (a
+ * file it made and never saved is removed at exit). */
+static int state_fd = -1, state_created, state_saved;
+static const char *state_path;
+
+static void state_release(void)
+{
+    if (state_fd < 0)
+        return;
+    if (state_created && !state_saved)
+        (void)unlink(state_path);
+    close(state_fd);
+    state_fd = -1;
+}
+
+/* Lock and load the state file (a missing or empty one: a new device). */
 static void state_load(device *d, const char *path)
 {
     struct stat st;
+    char err[512];
     memset(d->ee, 0xFF, sizeof d->ee);
-    if (!path || stat(path, &st) != 0 || st.st_size == 0)
+    if (!path)
+        return;
+    state_path = path;
+    if ((state_fd = card_lock_path(path, &state_created, err, sizeof err)) < 0)
+        die(err, NULL);
+    atexit(state_release);
+    if (fstat(state_fd, &st) != 0 || st.st_size == 0)
         return;
     size_t len;
     uint8_t *b = read_all(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *q = b;
@@ -235,6 +259,7 @@ static void state_save(device *d, const char *path)
         fprintf(stderr, "tts-avr: cannot save the device: %s\n", err);
         exit(2);
     }
+    state_saved = 1;
 }
 
 /* One command; exits 2 if the simulation fails. */
