@@ -48,6 +48,10 @@ run 0 "... replaced with --force" $A --force sign --message msg -o s.sig
 run 0 "the new signature verifies" "$TTS" verify -p k.pub -s s.sig msg
 run 1 "a device with no key refuses SIGN: exit 1" "$AVR" --image-dir "$IMG" sign --message msg
 run 2 "an unknown subcommand: exit 2" $A frob
+head -c 4096 "$TTS" >notavr.elf
+run 2 "an image that is no AVR ELF: exit 2" "$AVR" --image notavr.elf info
+grep -q 'not an AVR ELF image' err
+check $? "... and says so"
 
 # the state file is held by one session at a time: parallel SIGNs all count
 before=$($A counter)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The AVR firmware's host driver over libsimavr (avrsim.h). */
+#define _POSIX_C_SOURCE 200809L
+
 #include <config.h>
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sodium.h>
 #include <tts.h>
@@ -161,6 +164,23 @@ static int run(avrsim *s, uint64_t limit, char *err, size_t errlen)
     return AVRSIM_OK;
 }
 
+/* A regular file whose ELF header names the AVR (e_machine 83), before
+ * simavr sees it (it takes other files as an empty flash). */
+static int elf_is_avr(const char *elf, char *err, size_t errlen)
+{
+    unsigned char h[20];
+    struct stat st;
+    FILE *f = fopen(elf, "rb");
+    int ok = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+             fread(h, 1, sizeof h, f) == sizeof h && !memcmp(h, "\177ELF", 4) &&
+             h[4] == 1 && h[5] == 1 && (h[18] | h[19] << 8) == 83;
+    if (f)
+        fclose(f);
+    if (!ok)
+        fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
+    return ok;
+}
+
 static uint16_t sp(const avrsim *s)
 {
     return (uint16_t)(s->avr->data[R_SPL] | s->avr->data[R_SPH] << 8);
@@ -176,6 +196,10 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         return AVRSIM_ERROR;
     }
     avr_global_logger_set(quiet_logger);
+    if (!elf_is_avr(elf, err, errlen)) {
+        free(s);
+        return AVRSIM_ERROR;
+    }
     if (elf_read_firmware(elf, &s->fw) != 0) {
         fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
         free(s);
@@ -303,6 +327,8 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
     elf_firmware_t fw;
     memset(&fw, 0, sizeof fw);
     avr_global_logger_set(quiet_logger);
+    if (!elf_is_avr(elf, err, errlen))
+        return AVRSIM_ERROR;
     if (elf_read_firmware(elf, &fw) != 0) {
         fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
         return AVRSIM_ERROR;

@@ -29,7 +29,9 @@
 #define AVRSIM_NOSIM (-3) /* built without libsimavr */
 
 #define AVRSIM_MHZ        16.0         /* the UNO's crystal */
-#define AVRSIM_CMD_CYCLES 400000000ull /* 25 s at 16 MHz: any command */
+#define AVRSIM_CMD_CYCLES 250000000ull /* 15.6 s at 16 MHz: any command (a SIGN
+                                              * of 1000 attempts of TTS(28,38)
+                                              * takes about 170M) */
 #define AVRSIM_PAINT      0xA5
 #define AVRSIM_EEPROM     1024         /* the ATmega328P's EEPROM */
 #define AVRSIM_FLASH      32768
