@@ -68,7 +68,7 @@ static inline uint8_t gf_inv(uint8_t a)
 }
 
 /* ---- modules ---- */
-/* io.c: the transport (protocol.h) */
+/* io.c: the transport (avr_protocol.h) */
 uint8_t io_get(void);
 void io_put(uint8_t b);
 
