@@ -69,7 +69,8 @@ static void usage(FILE *f)
 "                                SIGN an m-byte digest (default: the digest of\n"
 "                                the message, or of the empty message) with the\n"
 "                                device's counter; the signature is checked by\n"
-"                                the host before it is shown or written\n"
+"                                the host (verified, and equal to the host's for\n"
+"                                the same stream) before it is shown or written\n"
 "  verify SIG [--digest HEX | --digest-file FILE | --message FILE]\n"
 "                                VERIFY on the device with the public key in\n"
 "                                flash: exit 0 accepted, 1 refused\n"
@@ -262,6 +263,22 @@ static void state_save(device *d, const char *path)
     state_saved = 1;
 }
 
+/* The signature the host makes with the card's stream for counter ctr
+ * and digest h (docs/SPEC.md 7.4) equals sig. */
+static int host_predicts(const device *d, uint32_t ctr, const uint8_t *h, const uint8_t *sig)
+{
+    uint8_t key[32], want[TTS_MAX_N];
+    tts_stream s;
+    int ok = tts_card_stream_key(d->p, key, d->sk, ctr, h) == TTS_OK;
+    tts_stream_init(&s, key);
+    ok = ok && tts_sign_digest(d->p, want, h, d->sk, tts_stream_rng, &s) == TTS_OK &&
+         memcmp(want, sig, tts_sig_bytes(d->p)) == 0;
+    tts_stream_wipe(&s);
+    sodium_memzero(key, sizeof key);
+    sodium_memzero(want, sizeof want);
+    return ok;
+}
+
 /* One command; exits 2 if the simulation fails. */
 static size_t command(device *d, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
                       avrsim_stats *st)
@@ -427,6 +444,12 @@ int main(int argc, char **argv)
                                             : rc != FILEIO_OK ? err : "the output is an input",
                         out);
             }
+            /* the counter this SIGN will use, for the host's prediction */
+            cmd[0] = AVR_CMD_COUNTER;
+            if (command(&d, cmd, 1, ans, sizeof ans, NULL) != 5)
+                die("COUNTER: a malformed answer", NULL);
+            uint32_t ctr = (uint32_t)ans[1] | (uint32_t)ans[2] << 8 | (uint32_t)ans[3] << 16 |
+                           (uint32_t)ans[4] << 24;
             cmd[0] = AVR_CMD_SIGN;
             memcpy(cmd + 1, h, m);
             size_t alen = command(&d, cmd, 1 + m, ans, sizeof ans, &st);
@@ -437,10 +460,10 @@ int main(int argc, char **argv)
                         ans[0] == AVR_ENOKEY ? ": no key programmed" :
                         ans[0] == AVR_ECOUNTER ? ": the counter is exhausted" : "");
                 status = 1;
-            } else if (!d.programmed ||
-                       tts_verify_digest(p, ans + 1, h, d.pk) != TTS_OK) {
-                fputs("tts-avr: the device's signature fails the host's check: withheld\n",
-                      stderr);
+            } else if (!d.programmed || tts_verify_digest(p, ans + 1, h, d.pk) != TTS_OK ||
+                       !host_predicts(&d, ctr, h, ans + 1)) {
+                fputs("tts-avr: the device's signature fails the host's check (tts verify, "
+                      "and the host's signature for the same stream): withheld\n", stderr);
                 status = 1;
             } else if (!out) {
                 print_hex(ans + 1, n);
