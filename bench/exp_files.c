@@ -108,6 +108,8 @@ static int run_files(file_list *fl, uint8_t *buf)
             for (size_t k = 0; k < fl->n; k++) {
                 fscheme *fs = &fl->v[k];
                 fseries *r = &fs->res[i];
+                if (fs->k->max_runs && run >= fs->k->max_runs)
+                    continue;
                 uint64_t t0 = now_ns();
                 if (read_input(tmp_file[i], buf, len))
                     return -1;
@@ -160,19 +162,24 @@ static void print_files(const file_list *fl, const env *e)
     printf("# files: ChaCha20 stream (zero key, nonce = size) in $TMPDIR, read back for every "
            "run; KB = 1024 B, MB = 1024 KB\n");
     printf("# every signature verified (untimed) over the whole file: tts_verify,"
-           " EVP_DigestVerify, crypto_sign_ed25519ph_final_verify, crypto_sign_verify_detached\n");
+           " EVP_DigestVerify, crypto_sign_ed25519ph_final_verify, crypto_sign_verify_detached,"
+           " PQClean's crypto_sign_verify\n");
     for (size_t i = 0; i < fl->skipped.n; i++)
         printf("# skipped: %s\n", fl->skipped.v[i]);
     for (size_t k = 0; k < fl->n; k++) {
         const fscheme *fs = &fl->v[k];
-        printf("# %s (%s): hash = %s; private-key op = %s\n", fs->k->name, fs->backend,
+        printf("# %s (%s): hash = %s; private-key op = %s", fs->k->name, fs->backend,
                fs->k->hash_step ? fs->k->hash_step : "(not split)", fs->k->sign_step);
+        if (fs->k->max_runs && fs->k->max_runs < fl->runs)
+            printf("; the first %zu runs only", fs->k->max_runs);
+        printf("\n");
     }
-    printf("\ntimes in ms: best / average / worst of %zu runs (run 1 included, no warm-up)\n",
+    printf("\ntimes in ms: best / average / worst of %zu runs (run 1 included, no warm-up;"
+           " fewer where a row says so)\n",
            fl->runs);
-    printf("%-13s %6s | %9s %9s %9s | %9s %9s %9s | %9s %9s %9s | %9s %8s\n", "scheme", "size",
+    printf("%-18s %6s | %9s %9s %9s | %9s %9s %9s | %9s %9s %9s | %9s %8s\n", "scheme", "size",
            "hash", "", "", "key op", "", "", "total", "", "", "run 1", "read");
-    printf("%-13s %6s | %9s %9s %9s | %9s %9s %9s | %9s %9s %9s | %9s %8s\n", "", "", "best",
+    printf("%-18s %6s | %9s %9s %9s | %9s %9s %9s | %9s %9s %9s | %9s %8s\n", "", "", "best",
            "avg", "worst", "best", "avg", "worst", "best", "avg", "worst", "total", "avg");
     for (size_t k = 0; k < fl->n; k++) {
         const fscheme *fs = &fl->v[k];
@@ -180,7 +187,7 @@ static void print_files(const file_list *fl, const env *e)
             const fseries *r = &fs->res[i];
             char lab[24];
             size_label(lab, sizeof lab, r->bytes);
-            printf("%-13s %6s |", fs->k->name, lab);
+            printf("%-18s %6s |", fs->k->name, lab);
             for (int st = ST_HASH; st <= ST_TOTAL; st++) {
                 if (r->ns[st])
                     printf(" %9.4f %9.4f %9.4f |", r->st[st].min / 1e6, r->st[st].mean / 1e6,
@@ -203,7 +210,7 @@ static void print_files(const file_list *fl, const env *e)
             const fseries *r = &fl->v[k].res[i];
             char lab[24];
             size_label(lab, sizeof lab, r->bytes);
-            printf("%-13s %6s |", fl->v[k].k->name, lab);
+            printf("%-18s %6s |", fl->v[k].k->name, lab);
             for (size_t run = 0; run < r->done; run++)
                 printf(" %8.4f", (double)r->ns[ST_TOTAL][run] / 1e6);
             printf("\n");
@@ -219,11 +226,14 @@ int cmd_files(size_t runs, int quick, outputs *o, const char *autob)
     fl.runs = runs;
     env e;
     get_env(&e, autob);
-    for (size_t k = 0; k < COUNT(file_kinds); k++) {
+    for (size_t k = 0; k < COUNT(fl.v); k++) {
         fscheme *fs = &fl.v[fl.n++];
-        fs->k = &file_kinds[k];
+        fs->k = k < COUNT(file_kinds) ? &file_kinds[k] : &pq_file_kinds[k - COUNT(file_kinds)];
         if (fs->k->setup(fs)) {
-            skip(&fl.skipped, fs->k->name, "set-up failed");
+            skip(&fl.skipped, fs->k->name,
+                 fs->k->impl && !bench_have_pqclean()
+                     ? "built without PQClean (build-aux/pqclean.sh fetch, then configure)"
+                     : "set-up failed");
             free_fscheme(fs);
             memset(fs, 0, sizeof *fs);
             fl.n--;

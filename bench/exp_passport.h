@@ -42,7 +42,7 @@ typedef struct {
     int clocks;      /* clocks per machine cycle (12 on a 12T core) */
 } passport_card;
 
-#define PP_MAX_SUITES 6
+#define PP_MAX_SUITES 11
 
 typedef struct {
     const char *suite[PP_MAX_SUITES]; /* names (passport_suite_known); none: all */
@@ -51,6 +51,8 @@ typedef struct {
     const char *input[PP_NINPUTS];    /* the files read in the load step */
     int given[PP_NINPUTS];            /* 1: the user's file; 0: synthetic */
     int published;                    /* --published: the study's figures beside */
+    int hash;                         /* the document hash: 0 SHA-1, 1 SHA-256
+                                       * (the default), 2 SHA-512 */
     const passport_card *card;        /* --card, or NULL */
     int skip_dg_check;                /* tests only: PA ignores the DG hashes, so
                                        * the tamper check must catch it (exit 1) */
@@ -58,6 +60,11 @@ typedef struct {
 
 /* 1 if name is a suite of the experiment. */
 int passport_suite_known(const char *name);
+/* 1 if the suite can run in this build (the post-quantum peers need
+ * PQClean). */
+int passport_suite_available(const char *name);
+/* The document hash of a --hash value (sha1, sha256, sha512), or -1. */
+int passport_hash_id(const char *name);
 /* The suites' names, comma-separated. */
 const char *passport_suite_list(void);
 /* 1 if the suite is TTS (its Active Authentication can run on a card);

@@ -38,6 +38,8 @@ static int alloc_series(scheme_list *l, size_t runs, int quick, size_t *rounds)
         for (int op = 0; op < N_OPS; op++) {
             series *s = &sc->s[op];
             s->runs = op == OP_KEYGEN ? keygen_runs(sc, runs, quick) : runs;
+            if (sc->max_runs[op] && s->runs > sc->max_runs[op])
+                s->runs = quick && sc->max_runs[op] > 3 ? 3 : sc->max_runs[op];
             s->cyc = calloc(s->runs, sizeof *s->cyc);
             s->ns = calloc(s->runs, sizeof *s->ns);
             if (!s->cyc || !s->ns)
@@ -70,7 +72,7 @@ static int measure_warm(scheme_list *l)
         scheme *sc = &l->v[i];
         for (int op = 0; op < N_OPS; op++) {
             series *s = &sc->s[op];
-            if (warm_up(sc, op, 3) || bench_select(sc))
+            if (warm_up(sc, op, sc->max_runs[op] ? 1 : 3) || bench_select(sc))
                 return -1;
             for (size_t r = 0; r < s->runs; r++, s->done++)
                 if (timed(sc, op, &s->cyc[r], &s->ns[r])) {
@@ -136,7 +138,7 @@ int cmd_primitives(size_t runs, int quick, int cold, outputs *o, const char *aut
     scheme_list l = {0};
     env e;
     get_env(&e, autob);
-    int rc = build_list(&l, autob, 1, 1) || measure(&l, runs, quick, cold);
+    int rc = build_list(&l, autob, BK_ALL, 1) || measure(&l, runs, quick, cold);
     if (rc) {
         outputs_discard(o);
         free_list(&l);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* The published tables B and C (2004; docs/SPEC.md section 12) next to a
- * quick measurement of the same schemes. */
+ * quick measurement of the same schemes, and table D: today's classical
+ * and post-quantum schemes beside TTS. */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,12 +46,37 @@ static const struct {
     {"TTS(36,50)", {132, 0.152, 1.32}, {21.6, 0.022, 0.10}},
 };
 
-static const scheme *find(const scheme_list *l, const char *name)
+/* Table D, the post-quantum row of today: TTS (broken) in its portable
+ * backend, the fair pair of PQClean's portable C, and in its best one,
+ * beside the classical schemes and the post-quantum standards. backend
+ * "ref" names the portable one, NULL the automatic one. */
+static const struct {
+    const char *name, *backend, *status;
+} table_d[] = {
+    {"TTS(20,28)", "ref", "broken"},        {"TTS(20,28)", NULL, "broken"},
+    {"TTS(36,50)", "ref", "broken"},        {"TTS(36,50)", NULL, "broken"},
+    {"SFLASH(26,37)", NULL, "broken"},      {"ECDSA-P-256", NULL, "classical"},
+    {"RSA-PSS-2048", NULL, "classical"},    {"Ed25519", NULL, "classical"},
+    {"ML-DSA-44", NULL, "FIPS 204"},        {"ML-DSA-65", NULL, "FIPS 204"},
+    {"Falcon-512", NULL, "round 3 (FN-DSA draft)"},
+    {"SPHINCS+-SHA2-128s", NULL, "round 3.1 (SLH-DSA, FIPS 205)"},
+    {"SPHINCS+-SHA2-128f", NULL, "round 3.1 (SLH-DSA, FIPS 205)"},
+};
+
+static const scheme *find_in(const scheme_list *l, const char *name, const char *backend)
 {
     for (size_t i = 0; name && i < l->n; i++)
-        if (strcmp(l->v[i].name, name) == 0)
+        if (strcmp(l->v[i].name, name) == 0 &&
+            (!backend || strcmp(l->v[i].backend, backend) == 0))
             return &l->v[i];
     return NULL;
+}
+
+/* The automatic backend's row of a TTS set (the list has it first), or the
+ * one row of another scheme. */
+static const scheme *find(const scheme_list *l, const char *name)
+{
+    return find_in(l, name, NULL);
 }
 
 /* today's median, ms */
@@ -135,6 +161,35 @@ static int claim(const scheme_list *l, size_t i, double *pub, double *now)
     return 1;
 }
 
+static const scheme *row_d(const scheme_list *l, size_t i)
+{
+    return find_in(l, table_d[i].name, table_d[i].backend);
+}
+
+static void print_table_d(const scheme_list *l, const env *e)
+{
+    printf("\nTable D: the post-quantum row of today, ms (medians of this run; TTS in the"
+           " portable\nbackend ref, the fair pair of PQClean's portable C, and in the automatic"
+           " one, %s)\n",
+           e->autob);
+    printf("%-19s %-10s %10s %10s %10s %7s %7s %6s  %s\n", "scheme", "backend", "keygen", "sign",
+           "verify", "sig_B", "pk_B", "sk_B", "status");
+    for (size_t i = 0; i < COUNT(table_d); i++) {
+        const scheme *sc = row_d(l, i);
+        if (!sc) {
+            printf("%-19s %-10s %s\n", table_d[i].name, table_d[i].backend ? table_d[i].backend : "",
+                   "not measured (skipped: see below)");
+            continue;
+        }
+        char t[N_OPS][16];
+        for (int op = 0; op < N_OPS; op++)
+            fmt_ms(t[op], sizeof t[op], ms(sc, op));
+        printf("%-19s %-10s %10s %10s %10s %7zu %7zu %6zu  %s\n", sc->name, sc->backend,
+               t[OP_KEYGEN], t[OP_SIGN], t[OP_VERIFY], sc->sig_bytes, sc->pk_bytes, sc->sk_bytes,
+               table_d[i].status);
+    }
+}
+
 static void print_table(const scheme_list *l, const env *e, size_t runs)
 {
     print_env(e, runs, "operation (key generation: fewer)");
@@ -212,6 +267,7 @@ static void print_table(const scheme_list *l, const env *e, size_t runs)
         else
             printf(" %7s %7s\n", "-", "-");
     }
+    print_table_d(l, e);
     for (size_t i = 0; i < l->skipped.n; i++)
         printf("# skipped: %s\n", l->skipped.v[i]);
 }
@@ -230,6 +286,18 @@ static void json_ms3(FILE *f, const double *pub, const scheme *sc)
     fprintf(f, "}");
 }
 
+/* "today_ms": ..., "today_bytes": ...} of a row (null: not measured). */
+static void json_today(FILE *f, const scheme *sc)
+{
+    fprintf(f, "\"today_ms\": ");
+    json_ms3(f, NULL, sc);
+    if (sc)
+        fprintf(f, ", \"today_bytes\": {\"sig\": %zu, \"pk\": %zu, \"sk\": %zu}}",
+                sc->sig_bytes, sc->pk_bytes, sc->sk_bytes);
+    else
+        fprintf(f, ", \"today_bytes\": null}");
+}
+
 static void json_table(FILE *f, const scheme_list *l)
 {
     fprintf(f, ",\n  \"table_b\": [");
@@ -245,13 +313,8 @@ static void json_table(FILE *f, const scheme_list *l)
         json_ms3(f, table_b[i].ms, NULL);
         fprintf(f, ", \"published_sizes\": {\"sig\": \"%s\", \"pk\": \"%s\", \"sk\": \"%s\"}",
                 table_b[i].sig, table_b[i].pk, table_b[i].sk);
-        fprintf(f, ",\n     \"today_ms\": ");
-        json_ms3(f, NULL, sc);
-        if (sc)
-            fprintf(f, ", \"today_bytes\": {\"sig\": %zu, \"pk\": %zu, \"sk\": %zu}}",
-                    sc->sig_bytes, sc->pk_bytes, sc->sk_bytes);
-        else
-            fprintf(f, ", \"today_bytes\": null}");
+        fprintf(f, ",\n     ");
+        json_today(f, sc);
     }
     fprintf(f, "\n  ],\n  \"ratios\": [");
     for (size_t i = 0; i < COUNT(claims); i++) {
@@ -274,6 +337,17 @@ static void json_table(FILE *f, const scheme_list *l)
         fprintf(f, ", \"today_ms\": ");
         json_ms3(f, NULL, find(l, table_c[i].name));
         fprintf(f, "}");
+    }
+    fprintf(f, "\n  ],\n  \"table_d\": [");
+    for (size_t i = 0; i < COUNT(table_d); i++) {
+        const scheme *sc = row_d(l, i);
+        fprintf(f, "%s\n    {\"scheme\": \"%s\", \"backend\": ", i ? "," : "", table_d[i].name);
+        if (sc)
+            json_write_str(f, sc->backend);
+        else
+            fprintf(f, "null");
+        fprintf(f, ", \"status\": \"%s\", ", table_d[i].status);
+        json_today(f, sc);
     }
     fprintf(f, "\n  ]");
 }
@@ -304,6 +378,16 @@ static void csv_table(FILE *f, const scheme_list *l)
             fprintf(f, "%.6g", now);
         fprintf(f, "\n");
     }
+    for (size_t i = 0; i < COUNT(table_d); i++) {
+        const scheme *sc = row_d(l, i);
+        for (int op = 0; op < N_OPS; op++) {
+            fprintf(f, "D,\"%s\",\"%s\",%s_ms,,,", table_d[i].name, sc ? sc->backend : "",
+                    op_names[op]);
+            if (sc)
+                fprintf(f, "%.6g", ms(sc, op));
+            fprintf(f, "\n");
+        }
+    }
     for (size_t i = 0; i < COUNT(table_c); i++) {
         const scheme *sc = find(l, table_c[i].name);
         for (int op = 0; op < N_OPS; op++) {
@@ -322,7 +406,7 @@ int cmd_table(size_t runs, int cold, outputs *o, const char *autob)
     scheme_list l = {0};
     env e;
     get_env(&e, autob);
-    int rc = build_list(&l, autob, 0, 0) || measure(&l, runs, 1, cold);
+    int rc = build_list(&l, autob, BK_AUTO_REF, 1) || measure(&l, runs, 1, cold);
     if (rc) {
         outputs_discard(o);
         free_list(&l);

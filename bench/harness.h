@@ -48,7 +48,7 @@
 
 enum { OP_KEYGEN, OP_SIGN, OP_VERIFY, N_OPS };
 extern const char *const op_names[N_OPS];
-enum { FAM_TTS, FAM_ECDSA, FAM_RSA, FAM_ED25519, FAM_SFLASH };
+enum { FAM_TTS, FAM_ECDSA, FAM_RSA, FAM_ED25519, FAM_SFLASH, FAM_MLDSA, FAM_FALCON, FAM_SPHINCS };
 extern const char *const fam_names[];
 
 /* The message every primitive signs. */
@@ -87,15 +87,17 @@ typedef struct scheme scheme;
 
 /* What a scheme family does (scheme_*.c). setup() makes the keys and a
  * signature to verify; run() does one operation and may leave in *junk an
- * object that release_junk() frees after the timing; release() frees what
- * setup() made beyond the common buffers. */
+ * object that release_junk() frees after the timing. */
 typedef struct {
     int (*setup)(scheme *sc);
     int (*run)(scheme *sc, int op, void **junk);
     void (*release_junk)(void *junk);
+    /* after a timed run, outside the clocks (NULL: none): the signature
+     * it made verified */
+    int (*check)(scheme *sc, int op);
 } bench_adapter;
 
-extern const bench_adapter bench_tts, bench_evp, bench_ed25519, bench_sflash;
+extern const bench_adapter bench_tts, bench_evp, bench_ed25519, bench_sflash, bench_pqclean;
 
 typedef struct {
     uint64_t *cyc, *ns; /* in run order */
@@ -111,10 +113,14 @@ struct scheme {
     int bits;            /* RSA modulus bits */
     const char *curve;   /* ECDSA curve name */
     size_t pk_bytes, sk_bytes, sig_bytes;
-    /* keys and buffers */
+    /* keys and buffers (sig and sig2: sig_cap bytes each) */
     uint8_t *pk, *sk, *pk2, *sk2;
-    uint8_t sig[512], sig2[512];
-    size_t siglen;
+    uint8_t *sig, *sig2;
+    size_t siglen, siglen2, sig_cap;
+    const void *impl; /* an adapter's own description of the scheme */
+    /* at most this many timed runs of an operation (0: as asked): for
+     * operations of a second or more (SPHINCS+-128s signing) */
+    size_t max_runs[N_OPS];
     EVP_PKEY *pkey;
     EVP_PKEY_CTX *kctx;
     EVP_MD_CTX *md;
@@ -123,7 +129,8 @@ struct scheme {
 };
 
 
-/* Sizes and key buffers (two pairs: the set-up's and key generation's). */
+/* Sizes and key buffers (two pairs: the set-up's and key generation's),
+ * and two signature buffers of sig bytes. */
 int alloc_keys(scheme *sc, size_t pk, size_t sk, size_t sig);
 
 /* Make the scheme's configuration current (TTS: its backend), outside any
@@ -140,10 +147,36 @@ typedef struct {
     skiplist skipped;
 } scheme_list;
 
+/* Adds the post-quantum peers (scheme_pqclean.c) to l; without PQClean in
+ * the build, lists them as skipped. -1 only if out of memory. */
+int add_pqclean(scheme_list *l);
+/* A new entry of l (zeroed, of family), or NULL if out of memory; its
+ * adapter's setup() result then settles it: kept (0) or dropped and listed
+ * as skipped with why. */
+scheme *add_scheme(scheme_list *l, int family);
+void settle_scheme(scheme_list *l, int rc, const char *why);
+/* 1 if this build has the post-quantum peers. */
+int bench_have_pqclean(void);
+/* A post-quantum peer: PQClean's API of one scheme. */
+typedef struct {
+    const char *name;
+    int family;
+    size_t pk, sk, sig; /* sig: the largest */
+    int (*keypair)(uint8_t *pk, uint8_t *sk);
+    int (*sign)(uint8_t *sig, size_t *siglen, const uint8_t *m, size_t mlen, const uint8_t *sk);
+    int (*verify)(const uint8_t *sig, size_t siglen, const uint8_t *m, size_t mlen,
+                  const uint8_t *pk);
+    size_t max_keygen, max_sign; /* primitives: at most this many runs (0: as asked) */
+} pq_peer;
+/* The peer of that name, or NULL (unknown, or built without PQClean). */
+const pq_peer *bench_pq_peer(const char *name);
 
-/* all_backends: every TTS backend (else the automatic one only); modern:
- * also P-256, RSA-2048/3072 and Ed25519. -1 only if out of memory. */
-int build_list(scheme_list *l, const char *autob, int all_backends, int modern);
+
+/* backends: which TTS backends (BK_AUTO the automatic one, BK_AUTO_REF it
+ * and the portable ref, BK_ALL every one); modern: also P-256, RSA-2048/3072,
+ * Ed25519 and the post-quantum peers. -1 only if out of memory. */
+enum { BK_AUTO, BK_AUTO_REF, BK_ALL };
+int build_list(scheme_list *l, const char *autob, int backends, int modern);
 void free_list(scheme_list *l);
 
 /* Every scheme of l, warm (each operation's runs back to back) or cold
@@ -174,6 +207,10 @@ typedef struct {
 
 typedef struct fscheme fscheme;
 
+/* The largest signature of a file-signing scheme (SPHINCS+-SHA2-128f:
+ * 17,088 B). */
+#define BENCH_FILE_SIG_MAX 17088
+
 /* One file-signing scheme. hash() leaves the digest in fs->dg; sign()
  * makes fs->sig from it (an unsplit scheme has no hash() and its sign()
  * takes the whole message). verify() checks fs->sig against the whole
@@ -186,6 +223,8 @@ typedef struct {
     int (*hash)(fscheme *, const uint8_t *m, size_t len);
     int (*sign)(fscheme *, const uint8_t *m, size_t len);
     int (*verify)(fscheme *, const uint8_t *m, size_t len);
+    size_t max_runs;  /* 0: every run; else at most this many (the first) */
+    const void *impl; /* the adapter's own description */
 } file_kind;
 
 struct fscheme {
@@ -200,13 +239,17 @@ struct fscheme {
     crypto_sign_ed25519ph_state ph;
     uint8_t dg[64];
     size_t dglen;
-    uint8_t sig[512];
+    uint8_t sig[BENCH_FILE_SIG_MAX];
     size_t siglen;
     fseries res[MAX_FILES];
 };
 
 #define BENCH_FILE_KINDS 5
 extern const file_kind file_kinds[BENCH_FILE_KINDS];
+/* The post-quantum peers' (scheme_pqclean.c): their set-up fails without
+ * PQClean in the build. */
+#define BENCH_PQ_PEERS 5
+extern const file_kind pq_file_kinds[BENCH_PQ_PEERS];
 void free_fscheme(fscheme *fs);
 
 /* The file-signing steps of each family (scheme_*.c). */
@@ -227,7 +270,7 @@ int ed_file_sign(fscheme *fs, const uint8_t *m, size_t len);
 int ed_file_verify(fscheme *fs, const uint8_t *m, size_t len);
 
 typedef struct {
-    fscheme v[BENCH_FILE_KINDS];
+    fscheme v[BENCH_FILE_KINDS + BENCH_PQ_PEERS];
     size_t n;
     const size_t *sizes;
     size_t nsizes, runs;

@@ -462,22 +462,28 @@ static void slug(char *out, size_t len, const char *s)
     out[o] = '\0';
 }
 
-/* Every chart is drawn twice, by a loop over the two terminals: SVG, and
- * PNG through pngcairo where this gnuplot has it (the libgd png terminal
- * otherwise). */
+/* Every chart is drawn by a loop over the terminals: SVG, PNG through
+ * pngcairo where this gnuplot has it (the libgd png terminal otherwise),
+ * and PDF (for a paper: about 10 inches wide at 7 points) where it has
+ * pdfcairo. */
 static void gp_loop_open(FILE *f, int w, int h)
 {
-    fprintf(f, "do for [fmt in \"svg png\"] {\n"
+    fprintf(f, "fmts = \"svg png\" . (strstrt(GPVAL_TERMINALS, \"pdfcairo\") > 0 ? \" pdf\" : \"\")\n"
+               "do for [fmt in fmts] {\n"
                "  if (fmt eq \"svg\") {\n"
                "    set terminal svg size %d,%d noenhanced background \"white\"\n"
                "  } else {\n"
-               "    if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-               "      set terminal pngcairo size %d,%d noenhanced\n"
+               "    if (fmt eq \"pdf\") {\n"
+               "      set terminal pdfcairo size %g in,%g in noenhanced font \",7\"\n"
                "    } else {\n"
-               "      set terminal png size %d,%d noenhanced\n"
+               "      if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+               "        set terminal pngcairo size %d,%d noenhanced\n"
+               "      } else {\n"
+               "        set terminal png size %d,%d noenhanced\n"
+               "      }\n"
                "    }\n"
                "  }\n",
-            w, h, w, h, w, h);
+            w, h, w / 140.0, h / 140.0, w, h, w, h);
 }
 
 static FILE *plot_open(const char *dir, const char *name)
@@ -593,10 +599,13 @@ static int is_tts(const scheme *sc)
     return strncmp(sc->name, "TTS(", 4) == 0;
 }
 
-/* every scheme, TTS on the backend chosen automatically */
+/* every scheme, TTS on the backend chosen automatically and, beside
+ * PQClean's portable C, on the portable ref backend (each bar names its
+ * backend) */
 static int keep_schemes(const scheme *sc, const env *e)
 {
-    return !is_tts(sc) || !e->autob || strcmp(sc->backend, e->autob) == 0;
+    return !is_tts(sc) || !e->autob || strcmp(sc->backend, e->autob) == 0 ||
+           strcmp(sc->backend, "ref") == 0;
 }
 
 static int keep_tts(const scheme *sc, const env *e)
@@ -605,13 +614,13 @@ static int keep_tts(const scheme *sc, const env *e)
     return is_tts(sc);
 }
 
-/* Two panels: NAME (the schemes, TTS on the automatic backend) and
- * NAME-tts (every TTS set on every backend). */
+/* Two panels: NAME (the schemes, TTS on the automatic and the ref
+ * backend) and NAME-tts (every TTS set on every backend). */
 int plot_bars(const char *dir, const char *name, const scheme_list *l, const env *e)
 {
     char tts[64];
     snprintf(tts, sizeof tts, "%s-tts", name);
-    int rc = plot_bar_panel(dir, name, "the schemes (TTS on its default backend)", l, e,
+    int rc = plot_bar_panel(dir, name, "the schemes (TTS on its default and on the portable ref backend)", l, e,
                             keep_schemes);
     return rc | plot_bar_panel(dir, tts, "TTS on every backend", l, e, keep_tts);
 }

@@ -25,7 +25,7 @@ static int run_ed25519(scheme *sc, int op, void **junk)
     return crypto_sign_verify_detached(sc->sig, bench_msg, sizeof bench_msg, sc->pk);
 }
 
-const bench_adapter bench_ed25519 = {setup_ed25519, run_ed25519, NULL};
+const bench_adapter bench_ed25519 = {setup_ed25519, run_ed25519, NULL, NULL};
 
 int ed_file_setup(fscheme *fs)
 {

@@ -29,4 +29,4 @@ static int run_sflash(scheme *sc, int op, void **junk)
     return sflash_verify(sc->sig, bench_msg, sizeof bench_msg, sc->pk);
 }
 
-const bench_adapter bench_sflash = {setup_sflash, run_sflash, NULL};
+const bench_adapter bench_sflash = {setup_sflash, run_sflash, NULL, NULL};

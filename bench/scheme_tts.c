@@ -30,7 +30,7 @@ static int run_tts(scheme *sc, int op, void **junk)
     return tts_verify(sc->p, sc->sig, bench_msg, sizeof bench_msg, sc->pk) == TTS_OK ? 0 : -1;
 }
 
-const bench_adapter bench_tts = {setup_tts, run_tts, NULL};
+const bench_adapter bench_tts = {setup_tts, run_tts, NULL, NULL};
 
 int tts_file_setup(fscheme *fs)
 {

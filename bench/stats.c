@@ -10,7 +10,8 @@
 #include "harness.h"
 
 const char *const op_names[N_OPS] = {"keygen", "sign", "verify"};
-const char *const fam_names[] = {"TTS", "ECDSA", "RSA-PSS", "Ed25519", "SFLASH"};
+const char *const fam_names[] = {"TTS",    "ECDSA",  "RSA-PSS", "Ed25519",
+                                 "SFLASH", "ML-DSA", "Falcon",  "SPHINCS+"};
 const uint8_t bench_msg[32] = "tts-bench: a 32-byte message...";
 
 static int cmp_u64(const void *a, const void *b)
@@ -98,6 +99,10 @@ int timed(scheme *sc, int op, uint64_t *cyc, uint64_t *ns)
     uint64_t c1 = cycles(), t1 = now_ns();
     if (junk && sc->ad->release_junk)
         sc->ad->release_junk(junk);
+    if (rc == 0 && sc->ad->check && sc->ad->check(sc, op)) {
+        fprintf(stderr, "tts-bench: %s: a signature made in a timed run did not verify\n", sc->name);
+        rc = -1;
+    }
     if (cyc) {
         *cyc = c1 - c0;
         *ns = t1 - t0;

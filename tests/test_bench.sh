@@ -27,6 +27,8 @@ if [ ! -f "$BENCH" ] || [ ! -x "$BENCH" ]; then
     echo "not ok 1 - tts-bench not found at $BENCH"
     exit 99
 fi
+# the build's PQClean (configure --with-pqclean), empty without it
+PQ=$(sed -n 's/^PQCLEAN_ROOT = //p' "$top_builddir/Makefile" 2>/dev/null)
 dir=$(mktemp -d) || exit 99
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -113,6 +115,16 @@ for s in "TTS(16,22)" "TTS(20,26)" "TTS(20,28)" "TTS(24,32)" "TTS(24,34)" \
     fi
 done
 check "ref backend measured" 'grep -q "^TTS(20,28) *ref " prim.txt'
+# The post-quantum peers: measured when the build has PQClean (configure
+# --with-pqclean), else each one skipped with the reason.
+for s in ML-DSA-44 ML-DSA-65 Falcon-512 SPHINCS+-SHA2-128s SPHINCS+-SHA2-128f; do
+    if [ -n "$PQ" ]; then
+        check "$s measured (PQClean)" 'grep -F "$s " prim.txt | grep " pqclean " | grep -q " verify "'
+    else
+        check "$s skipped: built without PQClean" \
+            'grep -F "# skipped: $s" prim.txt | grep -q "built without PQClean"'
+    fi
+done
 # columns: scheme backend op runs med min max mean med_us min_us max_us mean_us
 check "primitives: min <= median <= max, min <= mean <= max in every row" \
     'awk "NF == 12 && (\$3 == \"keygen\" || \$3 == \"sign\" || \$3 == \"verify\") {
@@ -260,7 +272,7 @@ def check(st, samples, what):
     assert st["min"] <= st["median"] <= st["max"], what
     assert st["min"] <= st["mean"] <= st["max"], what
 PY
-pycheck "primitives JSON: schemes, environment, statistics from the samples" 'python3 - p.json <<"PY"
+pycheck "primitives JSON: schemes, environment, statistics from the samples, the peers' sizes" 'python3 - p.json "$PQ" <<"PY"
 import json, sys
 sys.path.insert(0, ".")
 from stats import check
@@ -275,29 +287,43 @@ assert want <= names, want - names
 for c in ("sect163k1", "sect163r2"):
     assert "ECDSA-" + c in names or any(c in s for s in d["skipped"]), c
 assert any(r["backend"] == "ref" for r in d["results"])
+# the sizes of the peers as FIPS 204, the Falcon and the SPHINCS+ specifications
+# give them (pk, sk, signature; a Falcon signature is at most 752 B)
+sizes = {"ML-DSA-44": (1312, 2560, 2420), "ML-DSA-65": (1952, 4032, 3309),
+         "Falcon-512": (897, 1281, 752), "SPHINCS+-SHA2-128s": (32, 64, 7856),
+         "SPHINCS+-SHA2-128f": (32, 64, 17088)}
+pq = [r for r in d["results"] if r["backend"] == "pqclean"]
+if sys.argv[2]:
+    assert {r["scheme"] for r in pq} == set(sizes), [r["scheme"] for r in pq]
+else:
+    assert not pq and all(any(s in k for k in d["skipped"]) for s in sizes)
+for r in pq:
+    assert (r["pk_bytes"], r["sk_bytes"], r["sig_bytes"]) == sizes[r["scheme"]], r["scheme"]
 for r in d["results"]:
     for op in ("keygen", "sign", "verify"):
         o = r["ops"][op]
         assert len(o["ns_per_run"]) == len(o["cycles_per_run"]) == o["runs"], (r["scheme"], op)
         if op != "keygen":
-            assert o["runs"] == 15, (r["scheme"], op)
+            # (SPHINCS+-128s signs in about a second: 3 runs with --quick)
+            assert o["runs"] == (3 if (r["scheme"], op) == ("SPHINCS+-SHA2-128s", "sign") else 15), (r["scheme"], op)
         check(o["ns"], o["ns_per_run"], (r["scheme"], op, "ns"))
         check(o["cycles"], o["cycles_per_run"], (r["scheme"], op, "cycles"))
 PY'
 pycheck "files JSON: schemes, sizes, total = hash + sign per run, statistics from the samples" \
-    'python3 - f.json <<"PY"
+    'python3 - f.json "$PQ" <<"PY"
 import json, sys
 sys.path.insert(0, ".")
 from stats import check
 d = json.load(open(sys.argv[1]))
 assert d["mode"] == "files" and d["runs"] == 3
+pq = ["ML-DSA-44", "ML-DSA-65", "Falcon-512", "SPHINCS+-SHA2-128s", "SPHINCS+-SHA2-128f"]
 assert [r["scheme"] for r in d["results"]] == \
-    ["TTS(20,28)", "RSA-PSS-2048", "ECDSA-P-256", "Ed25519ph", "Ed25519"]
+    ["TTS(20,28)", "RSA-PSS-2048", "ECDSA-P-256", "Ed25519ph", "Ed25519"] + (pq if sys.argv[2] else [])
 for r in d["results"]:
     # --quick: 1 KB, 100 KB, 1 MB with KB = 1024 B
     assert [z["bytes"] for z in r["sizes"]] == [1024, 102400, 1048576], r["scheme"]
     assert [z["label"] for z in r["sizes"]] == ["1 KB", "100 KB", "1 MB"], r["scheme"]
-    split = r["scheme"] != "Ed25519"
+    split = r["scheme"] not in ["Ed25519"] + pq
     assert (r["hash_step"] is not None) == split, r["scheme"]
     for z in r["sizes"]:
         st = z["steps"]
@@ -312,7 +338,7 @@ for r in d["results"]:
         else:
             assert st["hash"] is None and st["sign"] is None
 PY'
-pycheck "table JSON: rows of tables B and C, ratios from the medians" 'python3 - t.json <<"PY"
+pycheck "table JSON: rows of tables B, C and D, ratios from the medians" 'python3 - t.json <<"PY"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert [r["scheme"] for r in d["table_b"]] == ["ECDSA-163", "RSA-PSS-1024", "SFLASH(26,37)", "TTS(20,28)"]
@@ -321,7 +347,21 @@ assert [r["set"] for r in d["table_c"]] == ["TTS(%d,%d)" % mn for mn in
 b = {r["scheme"]: r for r in d["table_b"]}
 assert all(b[s]["today_ms"] is not None for s in b), b  # all four columns measured
 assert b["SFLASH(26,37)"]["measured_as"] == "SFLASH(26,37)"
-med = {(r["scheme"], op): r["ops"][op]["ns"]["median"] / 1e6 for r in d["results"] for op in r["ops"]}
+# (a TTS set is measured in the automatic backend, listed first, and in ref)
+med, medb = {}, {}
+for r in d["results"]:
+    for op in r["ops"]:
+        med.setdefault((r["scheme"], op), r["ops"][op]["ns"]["median"] / 1e6)
+        medb[(r["scheme"], r["backend"], op)] = r["ops"][op]["ns"]["median"] / 1e6
+assert [r["backend"] for r in d["table_d"] if r["scheme"] == "TTS(20,28)"] == \
+    ["ref", d["environment"]["default_backend"]] or d["environment"]["default_backend"] == "ref"
+for r in d["table_d"]:
+    if r["backend"] is None:
+        assert r["today_ms"] is None and any(r["scheme"] in k for k in d["skipped"]), r
+        continue
+    for op, v in r["today_ms"].items():
+        want = medb[(r["scheme"], r["backend"], op)]
+        assert abs(v - want) <= 1e-4 * want, (r, op, want)
 for r in d["ratios"]:
     slow, fast = (x.strip() for x in r["ratio"].split("/"))
     (sn, op), (fn, op2) = slow.rsplit(" ", 1), fast.rsplit(" ", 1)
@@ -362,13 +402,22 @@ for r in f["results"]:
                 assert [int(c) for c in col[4:]] == st["ns_per_run"], (r["scheme"], k)
                 assert float(col[1]) == st["ns"]["median"]
 tr = rows("t.csv")
-assert {x["section"] for x in tr} == {"B", "ratio", "C"} and len(tr) == 4 * 3 + 9 + 8 * 3
+assert {x["section"] for x in tr} == {"B", "ratio", "C", "D"} and len(tr) == 4 * 3 + 9 + 8 * 3 + 13 * 3
 PY'
 
 # ---- table: text ------------------------------------------------------------------
 check "table B rows" 'grep -q "^ECDSA-163 " table.txt && grep -q "^RSA-PSS-1024 " table.txt &&
     grep -q "^TTS(20,28) " table.txt && grep "^SFLASH(26,37)" table.txt | grep -q " 33/16858/2471$" &&
     ! grep -q "not implemented" table.txt'
+check "table D: TTS in ref and the automatic backend beside today's schemes" \
+    'sed -n "/^Table D/,/^#/p" table.txt >d.txt &&
+     [ "$(grep -c "^TTS(20,28) .* broken$" d.txt)" -eq 2 ] && grep -q "^TTS(20,28) *ref " d.txt &&
+     [ "$(grep -c "^TTS(36,50) .* broken$" d.txt)" -eq 2 ] && grep -q "^SFLASH(26,37) .* broken$" d.txt &&
+     grep -q "^Ed25519 .* classical$" d.txt &&
+     (for s in ML-DSA-44 ML-DSA-65 Falcon-512 SPHINCS+-SHA2-128s SPHINCS+-SHA2-128f; do
+         if [ -n "$PQ" ]; then grep -q "^$s  *pqclean " d.txt || exit 1
+         else grep -q "^$s  *not measured" d.txt || exit 1; fi
+     done)'
 check "table C: eight sets" '[ "$(grep -c "^TTS([0-9]*,[0-9]*) *|" table.txt)" -eq 8 ]'
 check "claimed ratios" 'grep -q "RSA-PSS-1024 sign / TTS(20,28) sign" table.txt &&
     grep -q "ECDSA-163 verify / TTS(20,28) verify" table.txt &&

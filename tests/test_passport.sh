@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # tts-bench passport: the ePassport-issuance experiment, by its output and
 # never its speed:
-#  - every suite runs the whole flow (--runs 1, small input files), the
-#    report has every step, per run total = the sum of the steps, and the
-#    statistics (median and quartiles) agree with the per-run samples;
+#  - every suite runs the whole flow (--runs 1, small input files; the
+#    post-quantum peers when the build has PQClean, else listed as
+#    skipped), the report has every step, per run each actor's total = the
+#    sum of its steps, and the statistics (median and quartiles) agree with
+#    the per-run samples; the sizes that travel (EF.SOD with the DS
+#    certificate, Terminal Authentication's bytes) and the modelled
+#    contactless read times recomputed here; --hash;
 #  - the synthetic inputs have their stated sizes and leave no file behind
 #    (also when the run is killed);
 #  - the tamper check: with PA's data-group comparison disabled (a test
@@ -20,6 +24,8 @@ set -u
 : "${srcdir:=.}"
 . "$srcdir/tests/tap_lib.sh"
 BENCH=${TTS_BENCH:-$top_builddir/tts-bench}
+# the build's PQClean (configure --with-pqclean), empty without it
+PQ=$(sed -n 's/^PQCLEAN_ROOT = //p' "$top_builddir/Makefile" 2>/dev/null)
 SCHEMA=$srcdir/docs/bench-schema.json
 CARD_DIR=$top_builddir/8051
 tap_abs BENCH SCHEMA CARD_DIR
@@ -64,15 +70,35 @@ for s in ECDSA-P-256 RSA-PSS-2048 Ed25519 "TTS(20,28)" "TTS(36,50)" "SFLASH(26,3
     grep -q "^$s (" all.txt
     check $? "$s: its step table"
 done
+for s in ML-DSA-44 ML-DSA-65 Falcon-512 SPHINCS+-SHA2-128s SPHINCS+-SHA2-128f; do
+    if [ -n "$PQ" ]; then
+        grep -q "^$s (pqclean)" all.txt
+        check $? "$s: its step table (PQClean)"
+    else
+        grep -q "^# skipped: $s: built without PQClean" all.txt
+        check $? "$s: skipped, built without PQClean"
+    fi
+done
 grep -q "tampered DG2 failed Passive Authentication" all.txt
 check $? "the text states the tamper checks"
 grep -q "^caveat: the study's stack is Python over liboqs" all.txt &&
-    grep -q "^ECDSA  *0.12  *0.08  *1.6 | ECDSA-P-256" all.txt
-check $? "--published: the study's figures beside this run, with the caveat"
+    grep -q "^published beside this run, ms; source: ePassport Issuance PQC Benchmark" all.txt &&
+    grep -q "^ECDSA  *0.12  *0.08  *1.6 | ECDSA-P-256 .* the study's classic suite" all.txt &&
+    grep -q "^SLH-DSA  *19.00  *1.20  *89.0 | SPHINCS+-SHA2-128f .*set not named" all.txt
+check $? "--published: the study's figures beside this run, with their source and the caveat"
 
 cat >checks.py <<"PY"
 import csv, io, json, sys, jsonschema
-STEPS = ["load", "chip_keys", "build", "hash", "pki", "sign", "verify", "pa", "aa", "ca", "pace"]
+ACTORS = {"once": ["pki_keys", "ds_cert", "ta_pki"],
+          "issuer": ["load", "chip_keys", "build", "hash", "sign"],
+          "terminal": ["pace_t", "decode", "pa_cert", "pa_sod", "pa_dg", "ca_t", "ta_t", "aa_t"],
+          "chip": ["pace_c", "ca_c", "ta_c", "aa_c"]}
+STEPS = [k for a in ACTORS.values() for k in a]
+def read_ms(n, kbps):
+    # the model the report states: 9 bits a byte, 223-byte chunks, 24 + 21
+    # bytes of overhead a chunk
+    chunks = -(-n // 223)
+    return (n + chunks * 45) * 9 / kbps
 def schema():
     s = json.load(open(sys.argv[1]))
     jsonschema.Draft202012Validator.check_schema(s)
@@ -90,36 +116,51 @@ def check_report(d, runs):
     for r in d["results"]:
         assert r["runs"] == runs and r["verified"] and r["tamper_rejected"], r["suite"]
         st = r["steps"]
-        for k in STEPS + ["total"]:
+        for k in STEPS + ["total_" + a for a in ACTORS]:
             assert len(st[k]["ns_per_run"]) == runs, (r["suite"], k)
             check_stats(st[k]["ns"], st[k]["ns_per_run"], (r["suite"], k))
-        for i in range(runs):
-            assert sum(st[k]["ns_per_run"][i] for k in STEPS) == st["total"]["ns_per_run"][i], r["suite"]
+        for a, steps in ACTORS.items():
+            for i in range(runs):
+                assert sum(st[k]["ns_per_run"][i] for k in steps) == st["total_" + a]["ns_per_run"][i], (r["suite"], a)
+        b = r["bytes"]
+        assert b["sod_sent"] == b["sod"] + b["certificate"], r["suite"]
+        for kbps in (106, 424, 848):
+            want = read_ms(b["sod_sent"] + b["dg"][5], kbps)
+            assert abs(r["read_ms"]["kbps_%d" % kbps] - want) <= 0.001, (r["suite"], kbps)
 PY
 
-pycheck "all suites: the JSON valid against the schema, every step, total = sum of steps, statistics from the samples" \
-    "$SCHEMA" all.json <<"PY"
+pycheck "all suites: the JSON valid against the schema, every step, each actor's total = sum of its steps, sizes, read times, statistics from the samples" \
+    "$SCHEMA" all.json "$PQ" <<"PY"
 import json, sys
 sys.path.insert(0, ".")
 from checks import schema, check_report
 d = json.load(open(sys.argv[2]))
 schema().validate(d)
 check_report(d, 1)
+pq = ["ML-DSA-44", "ML-DSA-65", "Falcon-512", "SPHINCS+-SHA2-128s", "SPHINCS+-SHA2-128f"]
 assert [r["suite"] for r in d["results"]] == ["ECDSA-P-256", "RSA-PSS-2048", "Ed25519",
-    "TTS(20,28)", "TTS(36,50)", "SFLASH(26,37)"]
+    "TTS(20,28)", "TTS(36,50)", "SFLASH(26,37)"] + (pq if sys.argv[3] else [])
 assert [(i["name"], i["bytes"], i["file"]) for i in d["inputs"]] == [("mrz", 93, "mrz.txt"),
     ("portrait", 2048, "portrait.jpg"), ("finger1", 512, "f1.bin"), ("finger2", 600, "f2.bin"),
     ("signature", 256, "sig.jpg")]
-hashes = {r["suite"]: r["hash"] for r in d["results"]}
-assert hashes == {"ECDSA-P-256": "SHA-256", "RSA-PSS-2048": "SHA-256", "Ed25519": "SHA-512",
-    "TTS(20,28)": "SHA-512", "TTS(36,50)": "SHA-512", "SFLASH(26,37)": "SHA-1"}, hashes
+# one document hash for every suite: SHA-256 by default
+assert d["hash"] == "SHA-256" and {r["hash"] for r in d["results"]} == {"SHA-256"}
 t = {r["suite"]: r for r in d["results"]}
 assert t["TTS(20,28)"]["bytes"]["signature"] == 28 and t["TTS(36,50)"]["bytes"]["aa_pk"] == 47700
 assert t["Ed25519"]["bytes"]["certificate"] == 38 + 32 + 2 + 64
+# the SOD: header, six (DG number, SHA-256) pairs, the signature's length and itself
+assert t["Ed25519"]["bytes"]["sod"] == 8 + 6 * 33 + 2 + 64
+# Terminal Authentication: the DV and IS certificates and a signature
+assert t["Ed25519"]["bytes"]["ta_to_chip"] == 2 * (38 + 32 + 2 + 64) + 64
+assert t["TTS(36,50)"]["bytes"]["dg"][5] > 47700 and t["TTS(36,50)"]["read_ms"]["kbps_106"] > 4000
+if sys.argv[3]:
+    assert t["ML-DSA-44"]["bytes"]["signature"] == 2420 and t["ML-DSA-44"]["bytes"]["ds_pk"] == 1312
 assert all(r["card"] is None for r in d["results"]) and d["card"] is None
 p = d["published"]["rows"]
-assert p[0]["measured_as"] == "ECDSA-P-256" and p[0]["today_ms"]["total"] > 0
-assert p[1]["today_ms"] is None and p[2]["today_ms"] is None
+assert d["published"]["source"].startswith("ePassport Issuance PQC Benchmark")
+assert p[0]["measured_as"] == "ECDSA-P-256" and p[0]["today_ms"]["issuer"] > 0
+assert [x["measured_as"] for x in p[1:]] == ["ML-DSA-44", "SPHINCS+-SHA2-128f"]
+assert all((x["today_ms"] is not None) == bool(sys.argv[3]) for x in p[1:])
 PY
 
 pycheck "the schema rejects broken passport reports" "$SCHEMA" all.json <<"PY"
@@ -132,12 +173,15 @@ def broken(edit):
     x = copy.deepcopy(d); edit(x)
     return not v.is_valid(x)
 assert v.is_valid(d)
-assert broken(lambda x: x["results"][0]["steps"].pop("pa"))
+assert broken(lambda x: x["results"][0]["steps"].pop("pa_sod"))
+assert broken(lambda x: x["results"][0]["steps"].pop("total_chip"))
+assert broken(lambda x: x["results"][0].pop("read_ms"))
+assert broken(lambda x: x["results"][0]["bytes"].pop("sod_sent"))
 assert broken(lambda x: x["results"][0]["steps"]["sign"]["ns"].pop("q3"))
 assert broken(lambda x: x["results"][0].update(tamper_rejected=False))
 assert broken(lambda x: x["results"][0].update(verified=False))
-assert broken(lambda x: x["results"][0]["steps"]["aa"].update(where="chip"))
-assert broken(lambda x: x["results"][0].update(suite="ML-DSA-44"))
+assert broken(lambda x: x["results"][0]["steps"]["aa_c"].update(where="chip"))
+assert broken(lambda x: x["results"][0].update(suite="ML-DSA-87"))
 assert broken(lambda x: x.pop("inputs"))
 assert broken(lambda x: x.update(extra=1))
 PY
@@ -150,6 +194,7 @@ assert len(rows) == sum(len(r["steps"]) * (6 + r["runs"]) for r in d["results"])
 for r in d["results"]:
     for k, st in r["steps"].items():
         mine = [x for x in rows if x["suite"] == r["suite"] and x["step"] == k]
+        assert {x["actor"] for x in mine} == {next(s["role"] for s in d["steps"] if s["step"] == k)}
         assert [x["row"] for x in mine] == ["min", "q1", "median", "q3", "max", "mean", "1"], (r["suite"], k)
         assert float(mine[2]["ns"]) == st["ns"]["median"] and int(mine[6]["ns"]) == st["ns_per_run"][0]
 PY
@@ -157,8 +202,18 @@ PY
 if [ $have_gp = 1 ]; then
     [ -s charts/passport.svg ] && head -c 64 charts/passport.svg | grep -q -e '^<?xml' -e '^<svg' &&
         [ "$(head -c 8 charts/passport.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
-        grep -q '^total ' charts/passport.dat && grep -q 'errorbars' charts/passport.gp
-    check $? "--plot: passport.svg and passport.png, from its data and script"
+        grep -q '^"issuer, per document" ' charts/passport.dat && grep -q 'errorbars' charts/passport.gp &&
+        grep -q 'median of 1 runs' charts/passport.gp && [ -s charts/passport-steps.svg ] &&
+        grep -q '^"inspection: SOD verified" ' charts/passport-steps.dat &&
+        grep -q 'title "TTS(20,28) (broken)"' charts/passport.gp &&
+        ! grep -q 'title "Ed25519 (broken)"' charts/passport.gp
+    check $? "--plot: the totals per actor and the signature steps, SVG and PNG, runs in the caption, broken suites marked"
+    if gnuplot -e 'set terminal' 2>&1 | grep -q pdfcairo; then
+        [ "$(head -c 5 charts/passport.pdf)" = "%PDF-" ]
+        check $? "--plot: the charts also as PDF"
+    else
+        skip "--plot: the charts also as PDF" "gnuplot without pdfcairo"
+    fi
 else
     skip "--plot: passport.svg and passport.png" "gnuplot missing"
 fi
@@ -180,6 +235,17 @@ check_report(d, 3)
 assert [r["suite"] for r in d["results"]] == ["TTS(20,28)"]
 assert [i["bytes"] for i in d["inputs"]] == [90, 20480, 12288, 12288, 6144]
 assert all(i["file"] is None for i in d["inputs"])
+PY
+
+run 0 "--hash sha512" "$BENCH" passport --suite Ed25519 --runs 1 --hash sha512 --json h.json
+pycheck "--hash sha512: the JSON says so, the SOD holds 64-byte hashes" "$SCHEMA" h.json <<"PY"
+import json, sys
+sys.path.insert(0, ".")
+from checks import schema
+d = json.load(open(sys.argv[2]))
+schema().validate(d)
+assert d["hash"] == "SHA-512" and d["results"][0]["hash"] == "SHA-512"
+assert d["results"][0]["bytes"]["sod"] == 8 + 6 * 65 + 2 + 64
 PY
 
 # A run killed by SIGTERM leaves no temporary inputs: while it writes them
@@ -274,7 +340,11 @@ refused "--runs 0" "wants 1..100000" --runs 0
 refused "--runs abc" "wants 1..100000" --runs abc
 refused "--runs -1" "wants 1..100000" --runs -1
 refused "--runs 99999999999999999999" "wants 1..100000" --runs 99999999999999999999
-refused "an unknown suite" 'unknown suite "ML-DSA-44"' --suite ML-DSA-44
+refused "an unknown suite" 'unknown suite "ML-DSA-87"' --suite ML-DSA-87
+refused "an unknown --hash" 'unknown --hash "md5"' --hash md5
+if [ -z "$PQ" ]; then
+    refused "a post-quantum suite without PQClean" "ML-DSA-44 needs PQClean" --suite ML-DSA-44
+fi
 refused "--suite without a value" "needs a value" --suite
 refused "an unknown option" 'unknown option "--frob"' --frob
 refused "--json in a missing folder" "nodir" --suite Ed25519 --runs 1 --json nodir/x.json

@@ -7,7 +7,7 @@
  *
  * usage: tts-bench primitives|table|files [--quick] [--cold] [-n RUNS]
  *                  [--json FILE] [--csv FILE] [--plot DIR]
- *        tts-bench passport [--suite NAME ...] [--runs N] [INPUTS] [--card]
+ *        tts-bench passport [--suite NAME ...] [--runs N] [--hash H] [INPUTS] [--card]
  *                  [--published] [--json FILE] [--csv FILE] [--plot DIR]
  *        tts-bench --help
  *
@@ -118,9 +118,10 @@ static void usage(FILE *f)
             "usage: tts-bench primitives [--quick] [--cold] [-n RUNS] [REPORTS]\n"
             "       tts-bench files      [--quick] [-n RUNS] [REPORTS]\n"
             "       tts-bench table      [--cold] [-n RUNS] [REPORTS]\n"
-            "       tts-bench passport   [--suite NAME ...] [--runs N] [INPUTS] [--card]\n"
-            "       tts-bench micro      [--image-dir DIR] [OUTPUTS]: the AVR (bench/exp_micro.c)\n"
+            "       tts-bench passport   [--suite NAME ...] [--runs N] [--hash H] [INPUTS]\n"
+            "                            [--card]\n"
             "                            [--card-dir DIR] [--published] [REPORTS]\n"
+            "       tts-bench micro      [--image-dir DIR] [REPORTS]: the AVR (bench/exp_micro.c)\n"
             "       tts-bench --help | --version\n"
             "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
             "primitives: keygen/sign/verify of TTS (every backend), ECDSA (sect163k1,\n"
@@ -139,16 +140,19 @@ static void usage(FILE *f)
             "  -n: runs per size (default 10); --quick: 1 KB, 100 KB and 1 MB, 3 runs.\n"
             "table: the published tables B and C (2004) next to a quick measurement\n"
             "  (-n default 15; always quick, --quick is accepted).\n"
-            "passport: the ePassport-issuance flow (load, chip keys, data groups, hashing,\n"
-            "  CSCA/DS PKI, SOD signature, Passive, Active and Chip Authentication, PACE)\n"
-            "  per --suite NAME (repeatable; default all):\n"
+            "passport: the ePassport flow per actor: the issuing state's PKI once (CSCA,\n"
+            "  DS, TA's CVCA/DV/IS), the issuer per document (inputs, chip keys, data\n"
+            "  groups, hashes, SOD), a passage of the inspection system and the chip\n"
+            "  (PACE, Passive, Chip, Terminal and Active Authentication), the bytes read\n"
+            "  over 106/424/848 kbit/s; per --suite NAME (repeatable; default all):\n"
             "    %s\n"
             "  median and quartiles of --runs N runs (default 5). INPUTS: --mrz-file F\n"
             "  --portrait F --finger1 F --finger2 F --signature F (default: synthetic\n"
             "  files of 90 B, 20 KB, 12 KB, 12 KB, 6 KB). --card: Active Authentication\n"
             "  of the TTS suites also on the 8051 card image in s51 (from --card-dir DIR,\n"
             "  else $TTS_CARD_DIR, else %s).\n"
-            "  --published: the study's figures beside this run, with their caveat.\n"
+            "  --hash sha1|sha256|sha512: the document hash (default sha256).\n"
+            "  --published: the study's figures beside this run, with their source.\n"
             "--json FILE, --csv FILE: reports with the environment, aggregates and\n"
             "  per-run samples (schema: docs/bench-schema.json, installed with the docs).\n"
             "--plot DIR: gnuplot script, data and SVG + PNG charts in DIR (made if\n"
@@ -322,6 +326,7 @@ static int passport_cli(int argc, char **argv)
     const char *card_dir = getenv("TTS_CARD_DIR");
     memset(&po, 0, sizeof po);
     po.runs = 5;
+    po.hash = 1; /* SHA-256 */
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int in = -1;
@@ -331,7 +336,7 @@ static int passport_cli(int argc, char **argv)
         int takes = in >= 0 || strcmp(a, "--suite") == 0 || strcmp(a, "--runs") == 0 ||
                     strcmp(a, "-n") == 0 || strcmp(a, "--json") == 0 ||
                     strcmp(a, "--csv") == 0 || strcmp(a, "--plot") == 0 ||
-                    strcmp(a, "--card-dir") == 0;
+                    strcmp(a, "--card-dir") == 0 || strcmp(a, "--hash") == 0;
         if (takes && (!val || !*val)) {
             fprintf(stderr, "tts-bench: passport: %s needs a value\n", a);
             return 2;
@@ -348,6 +353,13 @@ static int passport_cli(int argc, char **argv)
                         passport_suite_list());
                 return 2;
             }
+            if (!passport_suite_available(val)) {
+                fprintf(stderr,
+                        "tts-bench: passport: %s needs PQClean, which this build lacks "
+                        "(build-aux/pqclean.sh fetch, then configure)\n",
+                        val);
+                return 2;
+            }
             if (po.nsuites == PP_MAX_SUITES) {
                 fprintf(stderr, "tts-bench: passport: at most %d --suite\n", PP_MAX_SUITES);
                 return 2;
@@ -356,6 +368,13 @@ static int passport_cli(int argc, char **argv)
         } else if (strcmp(a, "--runs") == 0 || strcmp(a, "-n") == 0) {
             if (parse_count("passport: ", a, val, 100000, &po.runs))
                 return 2;
+        } else if (strcmp(a, "--hash") == 0) {
+            if ((po.hash = passport_hash_id(val)) < 0) {
+                fprintf(stderr, "tts-bench: passport: unknown --hash \"%s\" (sha1, sha256 or "
+                                "sha512)\n",
+                        val);
+                return 2;
+            }
         } else if (strcmp(a, "--card-dir") == 0) {
             card_dir = val;
         } else if (strcmp(a, "--card") == 0) {
