@@ -86,7 +86,7 @@ fi
 step "configure --host=$host"
 export PKG_CONFIG_LIBDIR=/usr/lib/$host/pkgconfig:/usr/share/pkgconfig
 export PKG_CONFIG_PATH=
-set -- --host="$host" --enable-werror --disable-card --disable-ctgrind
+set -- --host="$host" --enable-werror --disable-card --disable-avr --disable-cortexm --disable-ctgrind
 b=$work/build
 ldpath=$b/.libs
 if [ -d "$sysroot/usr/lib/$host" ]; then

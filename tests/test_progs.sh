@@ -33,7 +33,7 @@ check $? "... verifies the signature, rejects the forgery and ends"
 # version), a bad option named in one line that points to --help (exit 2),
 # and a man page that man renders
 ver=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
-for p in tts tts-card tts-challenge tts-bench tts-genkat tts-speed; do
+for p in tts tts-card tts-avr tts-challenge tts-bench tts-genkat tts-speed; do
     exe=$top_builddir/$p
     [ -x "$exe" ] || { skip "$p: --help, --version, a bad option" "not built"; continue; }
     "$exe" --help >out 2>err && [ -s out ]
@@ -59,13 +59,13 @@ else
     skip "tts-challenge COMMAND --help" "not built"
 fi
 if command -v man >/dev/null 2>&1; then
-    for page in tools/tts.1 tools/tts-card.1 tools/tts-challenge.1 tools/tts-bench.1 \
+    for page in tools/tts.1 tools/tts-card.1 tools/tts-avr.1 tools/tts-challenge.1 tools/tts-bench.1 \
                 kat/tts-genkat.1 bench/tts-speed.1; do
         MANWIDTH=80 man -l "$srcdir/$page" >out 2>err && [ "$(wc -l <out)" -gt 20 ] &&
             ! grep -q 'warning' err
         check $? "man -l $page renders without warnings"
     done
 else
-    skip "man -l of the six man pages" "man is not installed"
+    skip "man -l of the seven man pages" "man is not installed"
 fi
 tap_end

@@ -2,6 +2,7 @@
 /* The card session's state and its --eeprom file: tools/cardstate.h. */
 #define _GNU_SOURCE /* O_CLOEXEC, O_NOFOLLOW */
 #include "cardstate.h"
+#include "cli.h"
 #include "fileio.h"
 
 #include <errno.h>
@@ -139,7 +140,7 @@ static int read_fd(int fd, uint8_t *b, size_t cap, size_t *len)
 
 /* path open, locked, and still the file at path: the descriptor, or -1
  * (err). *created: this call made it (empty). */
-static int lock_path(const char *path, int *created, char *err, size_t errlen)
+int card_lock_path(const char *path, int *created, char *err, size_t errlen)
 {
     int said = 0;
     for (int tries = 0; tries < 100; tries++) {
@@ -174,8 +175,8 @@ static int lock_path(const char *path, int *created, char *err, size_t errlen)
                 return -1;
             }
             if (!said++)
-                fprintf(stderr, "tts-card: %s is in use by another tts-card session; "
-                        "waiting for it to end\n", path);
+                fprintf(stderr, "%s: %s is in use by another %s session; "
+                        "waiting for it to end\n", cli_prog, path, cli_prog);
             while (flock(fd, LOCK_EX) != 0)
                 if (errno != EINTR) {
                     fileio_say(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
@@ -197,7 +198,7 @@ int card_store_open(card_store *st, const char *path, card_state *s, uint8_t *xr
 {
     memset(st, 0, sizeof *st);
     st->path = path;
-    st->fd = lock_path(path, &st->created, err, errlen);
+    st->fd = card_lock_path(path, &st->created, err, errlen);
     *restored = 0;
     if (st->fd < 0)
         return -1;

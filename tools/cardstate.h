@@ -65,6 +65,13 @@ int card_store_open(card_store *st, const char *path, card_state *s, uint8_t *xr
 int card_store_save(card_store *st, const card_state *s, const uint8_t *xram, char *err,
                     size_t errlen);
 
+/* The lock alone (tts-avr's state file too): path opened (made empty,
+ * *created = 1, if it does not exist; never through a symbolic link),
+ * a regular file, locked exclusively (waiting, with a message, while
+ * another session of the tool holds it), and still the file at path once
+ * locked. The locked descriptor, or -1 with the reason in err. */
+int card_lock_path(const char *path, int *created, char *err, size_t errlen);
+
 /* Release the lock; a file this session made and never saved is removed. */
 void card_store_close(card_store *st);
 

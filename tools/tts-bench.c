@@ -52,6 +52,7 @@
 
 #include "fileio.h"
 #include "harness.h"
+#include "exp_micro.h"
 #include "exp_passport.h"
 #include "cardbind.h"
 #include "cardsim.h"
@@ -121,6 +122,7 @@ static void usage(FILE *f)
             "       tts-bench passport   [--suite NAME ...] [--runs N] [--hash H] [INPUTS]\n"
             "                            [--card]\n"
             "                            [--card-dir DIR] [--published] [REPORTS]\n"
+            "       tts-bench micro      [--image-dir DIR] [REPORTS]: the AVR (bench/exp_micro.c)\n"
             "       tts-bench --help | --version\n"
             "REPORTS: [--json FILE] [--csv FILE] [--plot DIR] [--force]\n"
             "primitives: keygen/sign/verify of TTS (every backend), ECDSA (sect163k1,\n"
@@ -486,6 +488,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "passport") == 0)
         return passport_cli(argc, argv);
+    if (strcmp(cmd, "micro") == 0)
+        return micro_cli(argc, argv);
     outputs o = {0};
     int quick = 0, cold = 0, help = 0;
     size_t runs = 0;

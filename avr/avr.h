@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The AVR firmware's one header: the set (chosen at build time with
+ * -DTTS_M=.. -DTTS_N=..; its shape from avr_tables.h, generated from
+ * include/tts_sets.def), the sizes and offsets of docs/SPEC.md section 5,
+ * the keys in flash, the field and the modules' interfaces.
+ *
+ * Constant time on this core: the ATmega328P has no cache and no
+ * prediction; an instruction's cycles depend on its opcode alone, except
+ * a taken branch or a skip. So the signing path has no branch on a secret,
+ * and reads its tables and its key in flash with LPM (three cycles at any
+ * address): a table read at a secret address leaks nothing here, which is
+ * what the multiply below relies on (it would not on a core with a cache).
+ */
+#ifndef TTS_AVR_H
+#define TTS_AVR_H
+
+#include <stdint.h>
+#include <avr/pgmspace.h>
+
+#include "avr_tables.h"
+#include "avr_protocol.h"
+
+#if TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
+#error "this set's public key does not fit the ATmega328P's 32 KB of flash"
+#endif
+
+#define TTS_C   ((TTS_A + 2) * (TTS_V - 1) + TTS_B * (TTS_B + 1))
+#define SK_BYTES (TTS_M * (TTS_M + 1) + TTS_N * (TTS_N + 1) + TTS_C)
+#define PK_BYTES ((uint16_t)((uint32_t)TTS_M * TTS_N * (TTS_N + 3) / 2))
+#define SK_S1   0
+#define SK_s1   (TTS_M * TTS_M)
+#define SK_S3   (TTS_M * (TTS_M + 1))
+#define SK_s3   (SK_S3 + TTS_N * TTS_N)
+#define SK_COEF (TTS_M * (TTS_M + 1) + TTS_N * (TTS_N + 1))
+#define TTS_MU1 (TTS_V + TTS_A)
+#define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
+
+/* The keys, in flash: the programmer writes them (the host driver writes
+ * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
+ * 5.2 lays it out, pk in log form (verify.c: each coefficient c as
+ * log_3 c, 0xFF for 0; tools/avrsim.c converts it). */
+extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
+extern const uint8_t avr_pk[PK_BYTES] PROGMEM;
+
+/* ---- GF(256): products by the tables in flash (avr_tables.h) ---- */
+
+/* 0xFF if x != 0, else 0, without a branch (the borrow of x - 1). */
+static inline uint8_t gf_nz(uint8_t x)
+{
+    return (uint8_t)~(uint8_t)(((uint16_t)x - 1) >> 8);
+}
+
+static inline uint8_t gf_log(uint8_t x) { return pgm_read_byte(&GF_LOG[x]); }
+
+/* exp of a sum of two logs (<= 508) */
+static inline uint8_t gf_exp(uint16_t i) { return pgm_read_byte(&GF_EXP[i]); }
+
+static inline uint8_t gf_mul(uint8_t a, uint8_t b)
+{
+    return gf_exp((uint16_t)gf_log(a) + gf_log(b)) & gf_nz(a) & gf_nz(b);
+}
+
+/* a^-1 = a^254; 0 maps to 0 */
+static inline uint8_t gf_inv(uint8_t a)
+{
+    return gf_exp(255 - gf_log(a)) & gf_nz(a);
+}
+
+/* ---- modules ---- */
+/* io.c: the transport (avr_protocol.h) */
+uint8_t io_get(void);
+void io_put(uint8_t b);
+
+/* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce, counter. */
+void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[12],
+                    uint32_t counter);
+/* The quarter-round on s[a], s[b], s[c], s[d] of the 16-word state: the
+ * C twin of the assembly rounds (chacha_rounds.S), which images built
+ * with -DAVR_C_KERNELS run instead. */
+void chacha_qr_c(uint32_t *s, uint8_t a, uint8_t b, uint8_t c, uint8_t d);
+
+/* Wipe n bytes (volatile stores: the compiler keeps them). */
+void avr_wipe(void *p, uint16_t n);
+
+/* sign.c */
+uint8_t avr_install(void);
+uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M]);
+/* verify.c: AVR_OK or AVR_EBADSIG */
+uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M]);
+
+#endif
