@@ -15,7 +15,7 @@ AVR=${TTS_AVR:-$top_builddir/tts-avr}
 IMG=${AVR_IMAGE_DIR:-$top_builddir/avr}
 BENCH=${TTS_BENCH:-$top_builddir/tts-bench}
 . "$srcdir/tests/tap_lib.sh"
-tap_abs TTS AVR IMG BENCH
+tap_abs TTS AVR IMG BENCH srcdir
 tap_enter
 
 if [ ! -f "$IMG/tts-20-28.elf" ] || ! "$AVR" --image-dir "$IMG" info >/dev/null 2>err; then
@@ -83,4 +83,12 @@ PY
 else
     skip "tts-bench micro" "no tts-bench (OpenSSL) or no python3"
 fi
+# docs/AVR.md's TTS(20,28) figures are those tts-avr report gives now
+"$AVR" --image-dir "$IMG" report >rep 2>/dev/null
+row=$(grep '^| TTS(20,28) |' rep)
+c() { echo "$row" | awk -F'|' -v k="$1" '{gsub(/ /, "", $k); print $k}' | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+doc=$srcdir/docs/AVR.md
+[ -n "$row" ] && grep -q "9.09 ms ($(c 3) cycles)" "$doc" && grep -q "7.44 ms ($(c 5) cycles)" "$doc" &&
+    grep -q "SIGN $(c 10) B, VERIFY $(c 11) B" "$doc" && [ "$(c 4)" = 9.09 ] && [ "$(c 6)" = 7.44 ]
+check $? "docs/AVR.md's TTS(20,28) SIGN and VERIFY cycles and peaks are tts-avr report's ($(c 3), $(c 5))"
 tap_end
