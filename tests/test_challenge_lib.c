@@ -187,7 +187,7 @@ START_TEST(instance_files)
     chal_instance inst;
     for (int i = 0; i < CHAL_MASTER_BYTES; i++)
         master[i] = (uint8_t)(3 * i + 1);
-    ck_assert_int_eq(chal_instance_build(&inst, p, master, 3, "2026-12-02",
+    ck_assert_int_eq(chal_instance_build(&inst, chal_set_of(p), master, 3, "2026-12-02",
                                          err, sizeof err), CHAL_OK);
     ck_assert_uint_eq(inst.nfiles, 9);
 
@@ -230,7 +230,7 @@ START_TEST(instance_files)
     }
     chal_manifest_free(&m);
     chal_instance_free(&inst);
-    ck_assert_int_ne(chal_instance_build(&inst, p, master, 3, "2026-02-30",
+    ck_assert_int_ne(chal_instance_build(&inst, chal_set_of(p), master, 3, "2026-02-30",
                                          err, sizeof err), CHAL_OK);
     /* the key pair helper: the same pk, sk and seed as derived here */
     uint8_t *pk2 = malloc(tts_pk_bytes(p)), *sk2 = NULL, seed2[TTS_SEED_BYTES];
