@@ -275,7 +275,22 @@ START_TEST(index_fields)
     ck_assert_uint_eq(mask, 1u | 1u << 7);
     ck_assert_uint_eq(k, 3);
     ck_assert_str_eq(date, "2026-12-02");
+    static const char with_sflash[] = "{\"challenge\": \"libtts TTS Challenge\", "
+        "\"issued\": \"2026-12-02\", \"instances\": 1, "
+        "\"sets\": [\"TTS(16,22)\", \"SFLASH(26,37)\"]}";
+    ck_assert_int_eq(chal_index_parse(with_sflash, strlen(with_sflash), &mask, &k, date,
+                                      err, sizeof err), CHAL_OK);
+    ck_assert_uint_eq(mask, 1u | 1u << 8);
+    size_t len;
+    char *again = chal_index_render(mask, k, date, &len);
+    ck_assert_ptr_nonnull(again);
+    ck_assert(strstr(again, "\"sets\": [\"TTS(16,22)\", \"SFLASH(26,37)\"]") != NULL);
+    free(again);
     static const char *bad[] = {
+        "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
+        "\"instances\": 3, \"sets\": [\"SFLASH(26,37)\", \"sflash-26-37\"]}",
+        "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
+        "\"instances\": 3, \"sets\": [\"SFLASH\"]}",
         "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
         "\"instances\": 3, \"sets\": [\"TTS(16,22)\", \"TTS(16,22)\"]}",
         "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
