@@ -2,6 +2,8 @@
 /*
  * The TTS Challenge as a library (tools/tts-challenge.1 is its manual):
  *
+ *   sets.c      the sets of the challenge: the TTS table, then
+ *               SFLASH(26,37); what differs between them
  *   instance.c  the issuer's side: instance seeds and commitments, the
  *               messages, every file of a challenge folder, in memory
  *   manifest.c  manifest.json and index.json: written, and read back by a
