@@ -2,6 +2,8 @@
 /*
  * The TTS Challenge as a library (tools/tts-challenge.1 is its manual):
  *
+ *   sets.c      the sets of the challenge: the TTS table, then
+ *               SFLASH(26,37); what differs between them
  *   instance.c  the issuer's side: instance seeds and commitments, the
  *               messages, every file of a challenge folder, in memory
  *   manifest.c  manifest.json and index.json: written, and read back by a
@@ -81,6 +83,67 @@ typedef struct {
 void chal_set_io(const chal_io *io);
 const chal_io *chal_io_get(void);
 
+/* ---- the challenge's sets (sets.c) ----
+ * One list, numbered 0..chal_set_count()-1: the TTS sets of the parameter
+ * table (set i is tts_params_at(i)), then SFLASH(26,37), the broken 2004
+ * rival (docs/SFLASH.md), which was never part of the TTS challenge. A
+ * mask of sets has bit i for set i. An SFLASH instance needs the host's
+ * SFLASH functions (chal_set_sflash_ops): without them (a build without
+ * OpenSSL) it is refused with a reason. */
+int chal_set_count(void);
+int chal_set_sflash(void);                 /* the index of SFLASH(26,37) */
+unsigned chal_set_mask_tts(void);          /* the TTS sets: "all" */
+/* The set named name ("TTS(20,28)", "tts-20-28", "20,28", "SFLASH(26,37)",
+ * "sflash-26-37"), or -1. */
+int chal_set_find(const char *name);
+int chal_set_of(const tts_params *p);      /* p's index, or -1 */
+const tts_params *chal_set_params(int set); /* NULL for SFLASH */
+const char *chal_set_name(int set);        /* "TTS(20,28)", "SFLASH(26,37)" */
+size_t chal_set_pk_bytes(int set);
+size_t chal_set_sig_bytes(int set);
+size_t chal_set_digest_bytes(int set);
+/* "tts-M-N" or "sflash-26-37", the folder of the set. */
+void chal_set_folder(char *out, size_t len, int set);
+/* The set whose folder name is name, or -1. */
+int chal_set_of_folder_name(const char *name);
+
+/* What SFLASH needs from the host (bench/sflash, which needs OpenSSL):
+ * the key pair of a 32-byte seed, and V, the 23-byte digest of a message
+ * as SFLASH hashes it. Both return 0 on success. */
+typedef struct {
+    int (*keypair)(uint8_t *pk, uint8_t *sk, const uint8_t seed[32]);
+    size_t sk_bytes;
+    int (*hash)(uint8_t v[23], const uint8_t *msg, size_t len);
+} chal_sflash_ops;
+void chal_set_sflash_ops(const chal_sflash_ops *ops);
+/* CHAL_OK if instances of set can be made and checked here. */
+int chal_set_usable(int set, char *err, size_t errlen);
+
+/* The digest of msg under set (tts_digest, or SFLASH's V). */
+int chal_set_digest(int set, uint8_t *digest, const uint8_t *msg, size_t len,
+                    char *err, size_t errlen);
+/* CHAL_VALID if sig (chal_set_sig_bytes) satisfies the public map pk
+ * (chal_set_pk_bytes) at digest; CHAL_INVALID otherwise. SFLASH: the 37
+ * elements of the signature (pad bits zero) through the public map by its
+ * coefficients (chal_cstar_eval), against V's 26 elements. */
+int chal_set_verify(int set, const uint8_t *sig, const uint8_t *digest,
+                    const uint8_t *pk);
+/* The public key of the instance seed: pk (chal_set_pk_bytes); the secret
+ * key is wiped and dropped. */
+int chal_set_public_key(int set, uint8_t *pk, const uint8_t seed[32],
+                        char *err, size_t errlen);
+/* The public-key files of an instance folder: TTS "pk.tts" and "pk.asc"
+ * (tts_file.h), SFLASH "pk.sflash" (the raw 16,858 bytes of
+ * docs/SFLASH.md, decision 4). name[0] is the one verify reads. */
+#define CHAL_MAX_PK_FILES 2
+size_t chal_set_pk_files(int set, const char *name[CHAL_MAX_PK_FILES]);
+/* File i of those, encoded: heap (free()), *len bytes. */
+uint8_t *chal_set_pk_encode(int set, size_t i, const uint8_t *pk, size_t *len);
+/* The key of name[0]'s bytes: heap *pk (free()), *pklen; CHAL_ERROR with a
+ * reason if it is not a key of set. */
+int chal_set_pk_decode(int set, const uint8_t *raw, size_t len, uint8_t **pk,
+                       size_t *pklen, char *err, size_t errlen);
+
 /* ---- the challenge table (docs/SPEC.md, section 12, table A) ---- */
 typedef struct {
     unsigned m, n, bits, prize;
@@ -101,11 +164,10 @@ int chal_valid_date(const char *d);
 /* ---- instance.c ---- */
 
 /* instance seed = SHA-512("libtts challenge instance" || master || set
- * name)[0..31]; commitment = hex SHA-512("libtts challenge commitment" ||
- * instance seed). */
+ * name)[0..31] (chal_set_name); commitment = hex SHA-512("libtts
+ * challenge commitment" || instance seed). */
 void chal_instance_seed(uint8_t seed[TTS_SEED_BYTES],
-                        const uint8_t master[CHAL_MASTER_BYTES],
-                        const tts_params *p);
+                        const uint8_t master[CHAL_MASTER_BYTES], int set);
 void chal_commitment_hex(char out[129], const uint8_t seed[TTS_SEED_BYTES]);
 
 /* The instance key pair of set p under master (tts_keypair_from_seed of
@@ -118,9 +180,9 @@ int chal_instance_keypair(const tts_params *p, const uint8_t master[CHAL_MASTER_
                           char *err, size_t errlen);
 void chal_secret_free(const tts_params *p, uint8_t *sk);
 
-/* Message idx (1..k) of set p, issued on date: its length, or -1. */
-int chal_message_text(char *out, size_t len, const tts_params *p,
-                      unsigned idx, unsigned k, const char *date);
+/* Message idx (1..k) of the set, issued on date: its length, or -1. */
+int chal_message_text(char *out, size_t len, int set, unsigned idx,
+                      unsigned k, const char *date);
 
 typedef struct {
     char name[32];
@@ -128,21 +190,23 @@ typedef struct {
     size_t len;
 } chal_file;
 
-/* Every file of one instance folder, exactly as generate writes it:
- * pk.tts, pk.asc, msg-I.txt and msg-I.digest for I = 1..k, manifest.json. */
+/* Every file of one instance folder, exactly as generate writes it: the
+ * public-key files (chal_set_pk_files), msg-I.txt and msg-I.digest for
+ * I = 1..k, manifest.json. */
 typedef struct {
-    const tts_params *p;
+    int set;
+    const tts_params *p;     /* NULL for SFLASH */
     size_t nfiles;
     chal_file *files;
 } chal_instance;
 
-int chal_instance_build(chal_instance *inst, const tts_params *p,
+int chal_instance_build(chal_instance *inst, int set,
                         const uint8_t master[CHAL_MASTER_BYTES], unsigned k,
                         const char *date, char *err, size_t errlen);
 void chal_instance_free(chal_instance *inst);
 
 /* The challenge's index.json: date, instances per set, the sets (bit i:
- * tts_params_at(i)). Heap text of *len bytes (free()). */
+ * set i). Heap text of *len bytes (free()). */
 char *chal_index_render(unsigned mask, unsigned k, const char *date,
                         size_t *len);
 
@@ -163,7 +227,10 @@ typedef struct {
 } chal_message;
 
 typedef struct {
-    const tts_params *p;     /* from "set", checked against m, n, v, a, b */
+    int set;                 /* from "set", checked against the sizes */
+    const tts_params *p;     /* the TTS set (m, n, v, a, b checked), or NULL */
+    int old_prize;           /* the field of manifests before "status":
+                              * "prize_usd" for "historical_prize_usd" */
     uint8_t pk_sha256[32];
     char issued[11];
     char commitment[129];
@@ -171,15 +238,23 @@ typedef struct {
     chal_message *messages;
 } chal_manifest;
 
-/* manifest.json of an instance: the text, heap, *len bytes (free()). */
-char *chal_manifest_render(const tts_params *p, const uint8_t pk_sha256[32],
+/* manifest.json of an instance: the text, heap, *len bytes (free()).
+ * Every manifest says "status": "broken". A TTS manifest gives the 2004
+ * challenge's prize as "historical_prize_usd" (nothing is offered); an
+ * SFLASH manifest says in "prize" that it has none. */
+char *chal_manifest_render(int set, const uint8_t pk_sha256[32],
                            const char *date, const char *commitment,
                            unsigned k, const uint8_t *digests, size_t *len);
+
+/* m (parsed) in the layout of TTS manifests issued before "status"
+ * (reveal-check of such a folder); NULL for SFLASH. */
+char *chal_manifest_render_old(const chal_manifest *m, size_t *len);
 
 /* Parse a manifest strictly: every field present once with its type, no
  * other field, the sizes those of the set, messages numbered 1..K in
  * order, file names plain (no '/', not "." or ".."), hex of the right
- * length. */
+ * length. A TTS manifest issued before "status" (with "prize_usd" where
+ * now "historical_prize_usd" stands) is read too. */
 int chal_manifest_parse(const char *text, size_t len, chal_manifest *m,
                         char *err, size_t errlen);
 void chal_manifest_free(chal_manifest *m);
@@ -215,7 +290,8 @@ int chal_plain_name(const char *name);
 /* ---- verify.c ---- */
 
 typedef struct {
-    const tts_params *p;
+    int set;
+    const tts_params *p;     /* NULL for SFLASH */
     char pk_sha256_hex[65];
 } chal_verdict;
 
@@ -228,6 +304,10 @@ typedef struct {
 int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
                 unsigned idx, const uint8_t pin[32], chal_verdict *v,
                 char *err, size_t errlen);
+/* The same for any set of the challenge (sig: chal_set_sig_bytes). */
+int chal_verify_set(const char *dir, int set, const uint8_t *sig,
+                    unsigned idx, const uint8_t pin[32], chal_verdict *v,
+                    char *err, size_t errlen);
 
 /* Recompute the whole challenge in dir from master and compare every file
  * (and the index) byte for byte; each difference is a line on report.
@@ -242,7 +322,8 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
  * it (hostile folder, every hash checked): the public key (heap, free())
  * and the digest. */
 typedef struct {
-    const tts_params *p;
+    int set;
+    const tts_params *p;     /* NULL for SFLASH */
     unsigned message;
     uint8_t *pk;
     size_t pklen;
@@ -253,6 +334,10 @@ typedef struct {
 int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
                      unsigned idx, const uint8_t pin[32], char *err,
                      size_t errlen);
+/* The same for any set of the challenge. */
+int chal_target_load_set(chal_target *t, const char *dir, int set,
+                         unsigned idx, const uint8_t pin[32], char *err,
+                         size_t errlen);
 void chal_target_free(chal_target *t);
 
 /* ---- system.c: P(w) + h = 0 as polynomial data ---- */

@@ -2,7 +2,9 @@
 /* The issuer's side of the challenge: challenge/challenge.h. */
 #define _GNU_SOURCE /* mkdtemp, realpath */
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,7 +17,6 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "tts_file.h"
 
 #define LABEL_INSTANCE   "libtts challenge instance"
 #define LABEL_COMMITMENT "libtts challenge commitment"
@@ -38,19 +39,12 @@ const chal_entry *chal_entry_of(const tts_params *p)
 
 void chal_folder_name(char *out, size_t len, const tts_params *p)
 {
-    snprintf(out, len, "%s", tts_params_id(p));
+    chal_set_folder(out, len, chal_set_of(p));
 }
 
 const tts_params *chal_set_of_folder(const char *name)
 {
-    char want[32];
-
-    for (size_t i = 0; i < tts_params_count(); i++) {
-        chal_folder_name(want, sizeof want, tts_params_at(i));
-        if (strcmp(want, name) == 0)
-            return tts_params_at(i);
-    }
-    return NULL;
+    return chal_set_params(chal_set_of_folder_name(name));
 }
 
 int chal_valid_date(const char *d)
@@ -72,12 +66,11 @@ int chal_valid_date(const char *d)
 }
 
 void chal_instance_seed(uint8_t seed[TTS_SEED_BYTES],
-                        const uint8_t master[CHAL_MASTER_BYTES],
-                        const tts_params *p)
+                        const uint8_t master[CHAL_MASTER_BYTES], int set)
 {
     crypto_hash_sha512_state st;
     uint8_t h[64];
-    const char *name = tts_params_name(p);
+    const char *name = chal_set_name(set);
 
     crypto_hash_sha512_init(&st);
     crypto_hash_sha512_update(&st, (const uint8_t *)LABEL_INSTANCE,
@@ -104,8 +97,8 @@ void chal_commitment_hex(char out[129], const uint8_t seed[TTS_SEED_BYTES])
     sodium_memzero(&st, sizeof st);
 }
 
-int chal_message_text(char *out, size_t len, const tts_params *p,
-                      unsigned idx, unsigned k, const char *date)
+int chal_message_text(char *out, size_t len, int set, unsigned idx,
+                      unsigned k, const char *date)
 {
     int r = snprintf(out, len,
                      "libtts TTS Challenge\n"
@@ -114,7 +107,7 @@ int chal_message_text(char *out, size_t len, const tts_params *p,
                      "issued: %s\n"
                      "Forge a signature of this text under the public key "
                      "of this folder.\n",
-                     tts_params_name(p), idx, k, date);
+                     chal_set_name(set), idx, k, date);
     return r > 0 && (size_t)r < len ? r : -1;
 }
 
@@ -144,7 +137,7 @@ int chal_instance_keypair(const tts_params *p, const uint8_t master[CHAL_MASTER_
         say(err, errlen, "out of memory");
         return CHAL_ERROR;
     }
-    chal_instance_seed(s, master, p);
+    chal_instance_seed(s, master, chal_set_of(p));
     if (tts_keypair_from_seed(p, pk, k, s) != TTS_OK) {
         say(err, errlen, "%s: key generation failed", tts_params_name(p));
     } else {
@@ -174,25 +167,27 @@ static uint8_t *copy(const void *src, size_t len)
     return d;
 }
 
-int chal_instance_build(chal_instance *inst, const tts_params *p,
+int chal_instance_build(chal_instance *inst, int set,
                         const uint8_t master[CHAL_MASTER_BYTES], unsigned k,
                         const char *date, char *err, size_t errlen)
 {
-    size_t pkb = tts_pk_bytes(p), db = tts_digest_bytes(p);
+    size_t pkb, db;
     uint8_t seed[TTS_SEED_BYTES], pkh[32], *pk = NULL, *dg = NULL;
-    uint8_t *img;
-    size_t imglen, mlen;
+    const char *pkname[CHAL_MAX_PK_FILES];
+    size_t mlen;
     char com[129], name[32], msg[512];
     int rc = CHAL_ERROR;
 
     memset(inst, 0, sizeof *inst);
-    inst->p = p;
-    if (!chal_entry_of(p))
-        return say(err, errlen, "%s is not in the challenge table",
-                   tts_params_name(p));
+    inst->set = set;
+    inst->p = chal_set_params(set);
+    if (chal_set_usable(set, err, errlen) != CHAL_OK)
+        return CHAL_ERROR;
     if (k < 1 || k > CHAL_MAX_INSTANCES || !chal_valid_date(date))
         return say(err, errlen, "bad instance count or date");
-    inst->files = calloc(3 + 2 * (size_t)k, sizeof *inst->files);
+    pkb = chal_set_pk_bytes(set);
+    db = chal_set_digest_bytes(set);
+    inst->files = calloc(1 + CHAL_MAX_PK_FILES + 2 * (size_t)k, sizeof *inst->files);
     pk = malloc(pkb);
     dg = malloc((size_t)k * db);
     if (!inst->files || !pk || !dg) {
@@ -200,22 +195,22 @@ int chal_instance_build(chal_instance *inst, const tts_params *p,
         goto out;
     }
     /* the secret key is not kept: only pk and the commitment to the seed */
-    if (chal_instance_keypair(p, master, pk, NULL, seed, err, errlen) != CHAL_OK)
+    chal_instance_seed(seed, master, set);
+    if (chal_set_public_key(set, pk, seed, err, errlen) != CHAL_OK)
         goto out;
-    if (tts_file_encode(TTS_FILE_PUBLIC_KEY, p, pk, 0, &img, &imglen) != 0 ||
-        add_file(inst, "pk.tts", img, imglen) != CHAL_OK ||
-        tts_file_encode(TTS_FILE_PUBLIC_KEY, p, pk, TTS_FILE_ARMOR, &img,
-                       &imglen) != 0 ||
-        add_file(inst, "pk.asc", img, imglen) != CHAL_OK) {
-        say(err, errlen, "out of memory");
-        goto out;
+    for (size_t f = 0, nf = chal_set_pk_files(set, pkname); f < nf; f++) {
+        size_t imglen;
+        uint8_t *img = chal_set_pk_encode(set, f, pk, &imglen);
+        if (add_file(inst, pkname[f], img, imglen) != CHAL_OK)
+            goto oom;
     }
     for (unsigned i = 1; i <= k; i++) {
-        int ml = chal_message_text(msg, sizeof msg, p, i, k, date);
+        int ml = chal_message_text(msg, sizeof msg, set, i, k, date);
         uint8_t *d = dg + (size_t)(i - 1) * db;
-        if (ml < 0 || tts_digest(p, d, (const uint8_t *)msg, (size_t)ml) !=
-                          TTS_OK) {
-            say(err, errlen, "message %u: internal error", i);
+        if (ml < 0 || chal_set_digest(set, d, (const uint8_t *)msg, (size_t)ml, err,
+                                      errlen) != CHAL_OK) {
+            if (ml < 0)
+                say(err, errlen, "message %u: internal error", i);
             goto out;
         }
         snprintf(name, sizeof name, "msg-%u.txt", i);
@@ -227,7 +222,7 @@ int chal_instance_build(chal_instance *inst, const tts_params *p,
     }
     crypto_hash_sha256(pkh, pk, pkb);
     chal_commitment_hex(com, seed);
-    char *man = chal_manifest_render(p, pkh, date, com, k, dg, &mlen);
+    char *man = chal_manifest_render(set, pkh, date, com, k, dg, &mlen);
     if (add_file(inst, "manifest.json", (uint8_t *)man, mlen) != CHAL_OK)
         goto oom;
     rc = CHAL_OK;
@@ -308,32 +303,26 @@ static int canonical(const char *path, char out[PATH_MAX + 256])
     return 0;
 }
 
-/* Remove a folder tree this module made (two levels: top/set/file). */
+/* Remove a folder tree this module made (two levels: top/set/file): the
+ * files of each instance folder of the mask, its folder, the index. */
 static void remove_tree(const char *top, unsigned mask)
 {
     char path[PATH_MAX + 200], sub[32];
 
-    for (size_t i = 0; i < tts_params_count(); i++) {
+    for (int i = 0; i < chal_set_count(); i++) {
         if (!(mask & (1u << i)))
             continue;
-        chal_folder_name(sub, sizeof sub, tts_params_at(i));
+        chal_set_folder(sub, sizeof sub, i);
         snprintf(path, sizeof path, "%s/%s", top, sub);
-        chal_dir d;
-        char e[64];
-        if (chal_dir_open(&d, path, e, sizeof e) == CHAL_OK) {
-            /* our own files: pk, messages, digests, manifest */
-            static const char *fixed[] = {"pk.tts", "pk.asc", "manifest.json"};
-            for (size_t f = 0; f < 3; f++)
-                (void)unlinkat(d.fd, fixed[f], 0);
-            for (unsigned j = 1; j <= CHAL_MAX_INSTANCES; j++) {
-                char n[32];
-                snprintf(n, sizeof n, "msg-%u.txt", j);
-                if (unlinkat(d.fd, n, 0) != 0 && errno == ENOENT)
-                    break;
-                snprintf(n, sizeof n, "msg-%u.digest", j);
-                (void)unlinkat(d.fd, n, 0);
-            }
-            chal_dir_close(&d);
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *dp = fd >= 0 ? fdopendir(fd) : NULL;
+        if (dp) {
+            for (struct dirent *e; (e = readdir(dp)) != NULL;)
+                if (chal_plain_name(e->d_name))
+                    (void)unlinkat(fd, e->d_name, 0);
+            closedir(dp);
+        } else if (fd >= 0) {
+            (void)close(fd);
         }
         (void)rmdir(path);
     }
@@ -347,7 +336,7 @@ static int write_instance(const char *top, const chal_instance *inst,
 {
     char sub[32], path[PATH_MAX + 200];
 
-    chal_folder_name(sub, sizeof sub, inst->p);
+    chal_set_folder(sub, sizeof sub, inst->set);
     snprintf(path, sizeof path, "%s/%s", top, sub);
     if (mkdir(path, 0755) != 0)
         return say(err, errlen, "%s: %s", path, strerror(errno));
@@ -371,6 +360,11 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
 
     if (!*out)
         return say(err, errlen, "--out: empty folder name");
+    if (!mask || mask >> chal_set_count())
+        return say(err, errlen, "no set, or an unknown set, to generate");
+    for (int i = 0; i < chal_set_count(); i++)
+        if ((mask & (1u << i)) && chal_set_usable(i, err, errlen) != CHAL_OK)
+            return CHAL_ERROR;
     if (lstat(out, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             return say(err, errlen, "%s: exists and is not a folder", out);
@@ -417,12 +411,12 @@ int chal_generate(const char *out, unsigned mask, unsigned k,
     mode_t um = umask(022);
     umask(um);
     (void)chmod(tmp, 0777 & ~um); /* mkdtemp made it 0700 */
-    for (size_t i = 0; i < tts_params_count(); i++) {
+    for (int i = 0; i < chal_set_count(); i++) {
         chal_instance inst;
         if (!(mask & (1u << i)))
             continue;
-        if (chal_instance_build(&inst, tts_params_at(i), master, k, date, err,
-                                errlen) != CHAL_OK)
+        if (chal_instance_build(&inst, i, master, k, date, err, errlen) !=
+            CHAL_OK)
             goto out;
         rc = write_instance(tmp, &inst, err, errlen);
         chal_instance_free(&inst);

@@ -514,6 +514,7 @@ int chal_target_issue(chal_target *t, const tts_params *p,
     int rc = CHAL_ERROR;
 
     memset(t, 0, sizeof *t);
+    t->set = chal_set_of(p);
     t->p = p;
     t->message = 1;
     t->pklen = tts_pk_bytes(p);
@@ -522,7 +523,7 @@ int chal_target_issue(chal_target *t, const tts_params *p,
         say(err, errlen, "out of memory");
         goto out;
     }
-    int ml = chal_message_text(msg, sizeof msg, p, 1, 1, CHAL_LAB_DATE);
+    int ml = chal_message_text(msg, sizeof msg, chal_set_of(p), 1, 1, CHAL_LAB_DATE);
     if (chal_instance_keypair(p, master, t->pk, NULL, NULL, err, errlen) != CHAL_OK)
         goto out;
     if (ml < 0 || tts_digest(p, t->digest, (const uint8_t *)msg, (size_t)ml) != TTS_OK) {

@@ -12,38 +12,53 @@
 
 #include "challenge.h"
 #include "json.h"
+#include "sflash_break.h"
 
 #define CHALLENGE_NAME   "libtts TTS Challenge"
 #define COMMITMENT_LABEL "libtts challenge commitment"
+#define STATUS           "broken"
+#define SFLASH_PRIZE     "none: SFLASH was never part of the TTS challenge"
 
 #define say chal_fail
 
 /* ---- writing ------------------------------------------------------------- */
 
-char *chal_manifest_render(const tts_params *p, const uint8_t pk_sha256[32],
-                           const char *date, const char *commitment,
-                           unsigned k, const uint8_t *digests, size_t *len)
+/* old: the layout of TTS manifests before "status" (no "status",
+ * "prize_usd" for "historical_prize_usd"). */
+static char *render(int set, int old, const uint8_t pk_sha256[32],
+                    const char *date, const char *commitment, unsigned k,
+                    const uint8_t *digests, size_t *len)
 {
+    const tts_params *p = chal_set_params(set);
     const chal_entry *e = chal_entry_of(p);
-    size_t db = tts_digest_bytes(p);
+    size_t db = chal_set_digest_bytes(set);
     char pkhex[65], dhex[2 * TTS_MAX_M + 1], *buf = NULL;
     FILE *f;
 
-    if (!e || (f = open_memstream(&buf, len)) == NULL)
+    if ((!e && set != chal_set_sflash()) || (old && !e) ||
+        (f = open_memstream(&buf, len)) == NULL)
         return NULL;
     sodium_bin2hex(pkhex, sizeof pkhex, pk_sha256, 32);
-    fprintf(f,
-            "{\n  \"challenge\": \"" CHALLENGE_NAME "\",\n"
-            "  \"set\": \"%s\",\n  \"m\": %u,\n  \"n\": %u,\n"
-            "  \"v\": %u,\n  \"a\": %u,\n  \"b\": %u,\n"
-            "  \"pk_bytes\": %zu,\n  \"sig_bytes\": %zu,\n"
-            "  \"digest_bytes\": %zu,\n"
-            "  \"pk_sha256\": \"%s\",\n"
-            "  \"prize_usd\": %u,\n  \"claimed_bits\": %u,\n"
-            "  \"issued\": ",
-            tts_params_name(p), tts_params_m(p), tts_params_n(p),
-            tts_params_v(p), tts_params_a(p), tts_params_b(p),
-            tts_pk_bytes(p), tts_sig_bytes(p), db, pkhex, e->prize, e->bits);
+    fprintf(f, "{\n  \"challenge\": \"" CHALLENGE_NAME "\",\n"
+               "  \"set\": \"%s\",\n", chal_set_name(set));
+    if (!old)
+        fprintf(f, "  \"status\": \"" STATUS "\",\n");
+    if (p)
+        fprintf(f, "  \"m\": %u,\n  \"n\": %u,\n"
+                   "  \"v\": %u,\n  \"a\": %u,\n  \"b\": %u,\n",
+                tts_params_m(p), tts_params_n(p), tts_params_v(p),
+                tts_params_a(p), tts_params_b(p));
+    else
+        fprintf(f, "  \"prize\": \"" SFLASH_PRIZE "\",\n"
+                   "  \"m\": %d,\n  \"n\": %d,\n", CHAL_SFLASH_M, CHAL_SFLASH_N);
+    fprintf(f, "  \"pk_bytes\": %zu,\n  \"sig_bytes\": %zu,\n"
+               "  \"digest_bytes\": %zu,\n"
+               "  \"pk_sha256\": \"%s\",\n",
+            chal_set_pk_bytes(set), chal_set_sig_bytes(set), db, pkhex);
+    if (p)
+        fprintf(f, "  \"%s\": %u,\n  \"claimed_bits\": %u,\n",
+                old ? "prize_usd" : "historical_prize_usd", e->prize, e->bits);
+    fprintf(f, "  \"issued\": ");
     json_write_str(f, date);
     fprintf(f, ",\n"
                "  \"commitment_label\": \"" COMMITMENT_LABEL "\",\n"
@@ -64,6 +79,29 @@ char *chal_manifest_render(const tts_params *p, const uint8_t pk_sha256[32],
     return buf;
 }
 
+char *chal_manifest_render(int set, const uint8_t pk_sha256[32],
+                           const char *date, const char *commitment,
+                           unsigned k, const uint8_t *digests, size_t *len)
+{
+    return render(set, 0, pk_sha256, date, commitment, k, digests, len);
+}
+
+char *chal_manifest_render_old(const chal_manifest *m, size_t *len)
+{
+    size_t db = chal_set_digest_bytes(m->set);
+    uint8_t *dg = malloc((size_t)m->nmessages * db);
+    char *text = NULL;
+
+    if (!dg)
+        return NULL;
+    for (unsigned i = 0; i < m->nmessages; i++)
+        memcpy(dg + (size_t)i * db, m->messages[i].digest, db);
+    text = render(m->set, 1, m->pk_sha256, m->issued, m->commitment,
+                  m->nmessages, dg, len);
+    free(dg);
+    return text;
+}
+
 char *chal_index_render(unsigned mask, unsigned k, const char *date,
                         size_t *len)
 {
@@ -76,10 +114,9 @@ char *chal_index_render(unsigned mask, unsigned k, const char *date,
     fprintf(f, "{\n  \"challenge\": \"" CHALLENGE_NAME "\",\n  \"issued\": ");
     json_write_str(f, date);
     fprintf(f, ",\n  \"instances\": %u,\n  \"sets\": [", k);
-    for (size_t i = 0; i < tts_params_count(); i++)
+    for (int i = 0; i < chal_set_count(); i++)
         if (mask & (1u << i)) {
-            fprintf(f, "%s\"%s\"", first ? "" : ", ",
-                    tts_params_name(tts_params_at(i)));
+            fprintf(f, "%s\"%s\"", first ? "" : ", ", chal_set_name(i));
             first = 0;
         }
     fprintf(f, "]\n}\n");
@@ -93,20 +130,39 @@ char *chal_index_render(unsigned mask, unsigned k, const char *date,
 /* ---- reading ------------------------------------------------------------- */
 
 /* The fields of a manifest, in the order generate writes them, with their
- * types; every one required, no other allowed. */
+ * types and the kinds of manifest that have them; in each kind every one
+ * is required and no other allowed. */
+enum {
+    KIND_TTS = 1,     /* a TTS manifest */
+    KIND_TTS_OLD = 2, /* one issued before "status" (with "prize_usd") */
+    KIND_SFLASH = 4,
+    KIND_ALL = 7
+};
 static const struct {
     const char *key;
     json_type type;
+    unsigned kinds;
 } manifest_fields[] = {
-    {"challenge", JSON_STRING},   {"set", JSON_STRING},
-    {"m", JSON_NUMBER},           {"n", JSON_NUMBER},
-    {"v", JSON_NUMBER},           {"a", JSON_NUMBER},
-    {"b", JSON_NUMBER},           {"pk_bytes", JSON_NUMBER},
-    {"sig_bytes", JSON_NUMBER},   {"digest_bytes", JSON_NUMBER},
-    {"pk_sha256", JSON_STRING},   {"prize_usd", JSON_NUMBER},
-    {"claimed_bits", JSON_NUMBER}, {"issued", JSON_STRING},
-    {"commitment_label", JSON_STRING}, {"commitment", JSON_STRING},
-    {"messages", JSON_ARRAY},
+    {"challenge", JSON_STRING, KIND_ALL},
+    {"set", JSON_STRING, KIND_ALL},
+    {"status", JSON_STRING, KIND_TTS | KIND_SFLASH},
+    {"prize", JSON_STRING, KIND_SFLASH},
+    {"m", JSON_NUMBER, KIND_ALL},
+    {"n", JSON_NUMBER, KIND_ALL},
+    {"v", JSON_NUMBER, KIND_TTS | KIND_TTS_OLD},
+    {"a", JSON_NUMBER, KIND_TTS | KIND_TTS_OLD},
+    {"b", JSON_NUMBER, KIND_TTS | KIND_TTS_OLD},
+    {"pk_bytes", JSON_NUMBER, KIND_ALL},
+    {"sig_bytes", JSON_NUMBER, KIND_ALL},
+    {"digest_bytes", JSON_NUMBER, KIND_ALL},
+    {"pk_sha256", JSON_STRING, KIND_ALL},
+    {"historical_prize_usd", JSON_NUMBER, KIND_TTS},
+    {"prize_usd", JSON_NUMBER, KIND_TTS_OLD},
+    {"claimed_bits", JSON_NUMBER, KIND_TTS | KIND_TTS_OLD},
+    {"issued", JSON_STRING, KIND_ALL},
+    {"commitment_label", JSON_STRING, KIND_ALL},
+    {"commitment", JSON_STRING, KIND_ALL},
+    {"messages", JSON_ARRAY, KIND_ALL},
 };
 #define NFIELDS (sizeof manifest_fields / sizeof manifest_fields[0])
 
@@ -174,38 +230,66 @@ int chal_manifest_parse(const char *text, size_t len, chal_manifest *m,
     int rc = CHAL_ERROR;
 
     memset(m, 0, sizeof *m);
+    m->set = -1;
     if (json_parse(text, len, &root, why, sizeof why) != 0)
         return say(err, errlen, "manifest: %s", why);
-    for (size_t i = 0; i < NFIELDS; i++) {
-        keys[i] = manifest_fields[i].key;
-        types[i] = manifest_fields[i].type;
-    }
-    if (check_fields(root, "manifest", keys, types, NFIELDS, err, errlen))
+    /* the kind: SFLASH by its set, a TTS manifest before "status" by its
+     * "prize_usd"; the fields are then checked against that kind's list */
+    const json_node *sn = root && root->type == JSON_OBJECT
+                              ? json_get(root, "set") : NULL;
+    int set = sn && sn->type == JSON_STRING ? chal_set_find(sn->str) : -1;
+    unsigned kind = set >= 0 && set == chal_set_sflash() ? KIND_SFLASH
+                    : sn && json_get(root, "prize_usd") ? KIND_TTS_OLD
+                                                        : KIND_TTS;
+    size_t nf = 0;
+    for (size_t i = 0; i < NFIELDS; i++)
+        if (manifest_fields[i].kinds & kind) {
+            keys[nf] = manifest_fields[i].key;
+            types[nf++] = manifest_fields[i].type;
+        }
+    if (check_fields(root, "manifest", keys, types, nf, err, errlen))
         goto out;
     if (strcmp(json_get(root, "challenge")->str, CHALLENGE_NAME) != 0 ||
         strcmp(json_get(root, "commitment_label")->str, COMMITMENT_LABEL)) {
         say(err, errlen, "manifest: not a libtts challenge manifest");
         goto out;
     }
-    const tts_params *p = tts_params_get(json_get(root, "set")->str);
-    if (!p || strcmp(tts_params_name(p), json_get(root, "set")->str) != 0) {
-        say(err, errlen, "manifest: unknown set \"%.40s\"",
-            json_get(root, "set")->str);
+    if (set < 0 || strcmp(chal_set_name(set), sn->str) != 0) {
+        say(err, errlen, "manifest: unknown set \"%.40s\"", sn->str);
         goto out;
     }
-    const chal_entry *e = chal_entry_of(p);
-    if (number_is(root, "m", tts_params_m(p), err, errlen) ||
-        number_is(root, "n", tts_params_n(p), err, errlen) ||
-        number_is(root, "v", tts_params_v(p), err, errlen) ||
-        number_is(root, "a", tts_params_a(p), err, errlen) ||
-        number_is(root, "b", tts_params_b(p), err, errlen) ||
-        number_is(root, "pk_bytes", tts_pk_bytes(p), err, errlen) ||
-        number_is(root, "sig_bytes", tts_sig_bytes(p), err, errlen) ||
-        number_is(root, "digest_bytes", tts_digest_bytes(p), err, errlen) ||
-        number_is(root, "prize_usd", e->prize, err, errlen) ||
-        number_is(root, "claimed_bits", e->bits, err, errlen))
+    if (kind != KIND_TTS_OLD &&
+        strcmp(json_get(root, "status")->str, STATUS) != 0) {
+        say(err, errlen, "manifest: \"status\" is not \"" STATUS "\"");
         goto out;
+    }
+    if (kind == KIND_SFLASH &&
+        strcmp(json_get(root, "prize")->str, SFLASH_PRIZE) != 0) {
+        say(err, errlen, "manifest: \"prize\" is not \"" SFLASH_PRIZE "\"");
+        goto out;
+    }
+    const tts_params *p = chal_set_params(set);
+    const chal_entry *e = chal_entry_of(p);
+    if (number_is(root, "pk_bytes", chal_set_pk_bytes(set), err, errlen) ||
+        number_is(root, "sig_bytes", chal_set_sig_bytes(set), err, errlen) ||
+        number_is(root, "digest_bytes", chal_set_digest_bytes(set), err,
+                  errlen))
+        goto out;
+    if (!p ? number_is(root, "m", CHAL_SFLASH_M, err, errlen) ||
+                 number_is(root, "n", CHAL_SFLASH_N, err, errlen)
+           : number_is(root, "m", tts_params_m(p), err, errlen) ||
+                 number_is(root, "n", tts_params_n(p), err, errlen) ||
+                 number_is(root, "v", tts_params_v(p), err, errlen) ||
+                 number_is(root, "a", tts_params_a(p), err, errlen) ||
+                 number_is(root, "b", tts_params_b(p), err, errlen) ||
+                 number_is(root, kind == KIND_TTS_OLD ? "prize_usd"
+                                                      : "historical_prize_usd",
+                           e->prize, err, errlen) ||
+                 number_is(root, "claimed_bits", e->bits, err, errlen))
+        goto out;
+    m->set = set;
     m->p = p;
+    m->old_prize = kind == KIND_TTS_OLD;
     if (hex_field(json_get(root, "pk_sha256"), m->pk_sha256, 32) != 0) {
         say(err, errlen, "manifest: \"pk_sha256\" is not 64 lowercase hex "
             "digits");
@@ -261,9 +345,9 @@ int chal_manifest_parse(const char *text, size_t len, chal_manifest *m,
         }
         memcpy(mm->file, file, strlen(file) + 1);
         if (hex_field(json_get(c, "digest"), mm->digest,
-                      tts_digest_bytes(p)) != 0) {
+                      chal_set_digest_bytes(set)) != 0) {
             say(err, errlen, "manifest: message %u: digest is not %zu "
-                "lowercase hex digits", i + 1, 2 * tts_digest_bytes(p));
+                "lowercase hex digits", i + 1, 2 * chal_set_digest_bytes(set));
             goto out;
         }
     }
@@ -306,19 +390,14 @@ int chal_index_parse(const char *text, size_t len, unsigned *mask,
     }
     *mask = 0;
     for (const json_node *c = json_get(root, "sets")->child; c; c = c->next) {
-        const tts_params *p = c->type == JSON_STRING ? tts_params_get(c->str)
-                                                     : NULL;
-        size_t j = 0;
-        if (!p || strcmp(tts_params_name(p), c->str) != 0 ||
-            !chal_entry_of(p)) {
+        int j = c->type == JSON_STRING ? chal_set_find(c->str) : -1;
+        if (j < 0 || strcmp(chal_set_name(j), c->str) != 0) {
             say(err, errlen, CHAL_INDEX_NAME ": unknown set in \"sets\"");
             goto out;
         }
-        while (tts_params_at(j) != p)
-            j++;
         if (*mask & (1u << j)) {
             say(err, errlen, CHAL_INDEX_NAME ": %s listed twice",
-                tts_params_name(p));
+                chal_set_name(j));
             goto out;
         }
         *mask |= 1u << j;

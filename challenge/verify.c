@@ -15,13 +15,12 @@
 #include <sodium.h>
 
 #include "challenge.h"
-#include "tts_file.h"
 
 #define say chal_fail
 
 /* The manifest of the instance folder d, parsed strictly, for set p. */
-static int read_manifest(const chal_dir *d, const tts_params *p,
-                         chal_manifest *m, char *err, size_t errlen)
+static int read_manifest(const chal_dir *d, int set, chal_manifest *m,
+                         char *err, size_t errlen)
 {
     uint8_t *text;
     size_t len;
@@ -34,9 +33,9 @@ static int read_manifest(const chal_dir *d, const tts_params *p,
     free(text);
     if (rc != CHAL_OK)
         return say(err, errlen, "%s/manifest.json: %s", d->path, why);
-    if (m->p != p) {
+    if (m->set != set) {
         say(err, errlen, "%s/manifest.json: names %s, the folder is %s",
-            d->path, tts_params_name(m->p), tts_params_name(p));
+            d->path, chal_set_name(m->set), chal_set_name(set));
         chal_manifest_free(m);
         return CHAL_ERROR;
     }
@@ -53,26 +52,42 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
                      unsigned idx, const uint8_t pin[32], char *err,
                      size_t errlen)
 {
+    int set = chal_set_of(p);
+    if (set < 0) {
+        memset(t, 0, sizeof *t);
+        return say(err, errlen, "not a set of the challenge");
+    }
+    return chal_target_load_set(t, dir, set, idx, pin, err, errlen);
+}
+
+int chal_target_load_set(chal_target *t, const char *dir, int set,
+                         unsigned idx, const uint8_t pin[32], char *err,
+                         size_t errlen)
+{
     chal_dir top, sub = {-1, ""};
     chal_manifest man = {0};
     uint8_t *raw = NULL, *msg = NULL, *dg = NULL;
     size_t rawlen = 0, msglen = 0, dglen = 0;
     uint8_t h[32];
-    const tts_params *pp;
+    const char *pkname[CHAL_MAX_PK_FILES];
     char name[32], why[256];
     int rc = CHAL_ERROR;
 
     memset(t, 0, sizeof *t);
-    t->p = p;
+    t->set = set;
+    t->p = chal_set_params(set);
     t->message = idx;
-    chal_folder_name(name, sizeof name, p);
+    if (chal_set_usable(set, err, errlen) != CHAL_OK)
+        return CHAL_ERROR;
+    chal_set_folder(name, sizeof name, set);
+    (void)chal_set_pk_files(set, pkname);
     if (chal_dir_open(&top, dir, err, errlen) != CHAL_OK)
         return CHAL_ERROR;
     if (chal_dir_sub(&sub, &top, name, why, sizeof why) != CHAL_OK) {
-        say(err, errlen, "no challenge for %s: %s", tts_params_name(p), why);
+        say(err, errlen, "no challenge for %s: %s", chal_set_name(set), why);
         goto out;
     }
-    if (read_manifest(&sub, p, &man, err, errlen) != CHAL_OK)
+    if (read_manifest(&sub, set, &man, err, errlen) != CHAL_OK)
         goto out;
     if (idx < 1 || idx > man.nmessages) {
         say(err, errlen, "%s has messages 1..%u, not %u", sub.path,
@@ -80,29 +95,24 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
         goto out;
     }
     /* the public key: the manifest's hash, and the published one */
-    if (chal_dir_read(&sub, "pk.tts", CHAL_MAX_FILE_BYTES, &raw, &rawlen, err,
-                      errlen) != CHAL_OK)
+    if (chal_dir_read(&sub, pkname[0], CHAL_MAX_FILE_BYTES, &raw, &rawlen,
+                      err, errlen) != CHAL_OK)
         goto out;
-    if (tts_file_decode(raw, rawlen, TTS_FILE_PUBLIC_KEY, 0, &pp, &t->pk,
-                       &t->pklen, why, sizeof why) != TTS_OK) {
-        say(err, errlen, "%s/pk.tts: %s", sub.path, why);
-        goto out;
-    }
-    if (pp != p) {
-        say(err, errlen, "%s/pk.tts holds a key of %s, the folder is %s",
-            sub.path, tts_params_name(pp), tts_params_name(p));
+    if (chal_set_pk_decode(set, raw, rawlen, &t->pk, &t->pklen, why,
+                           sizeof why) != CHAL_OK) {
+        say(err, errlen, "%s/%s: %s", sub.path, pkname[0], why);
         goto out;
     }
     crypto_hash_sha256(h, t->pk, t->pklen);
     sodium_bin2hex(t->pk_sha256_hex, sizeof t->pk_sha256_hex, h, sizeof h);
     if (memcmp(h, man.pk_sha256, 32) != 0) {
-        say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, the manifest "
-            "says pk_sha256 differs", sub.path, t->pk_sha256_hex);
+        say(err, errlen, "%s/%s: SHA-256 of the key is %s, the manifest "
+            "says pk_sha256 differs", sub.path, pkname[0], t->pk_sha256_hex);
         goto out;
     }
     if (pin && memcmp(h, pin, 32) != 0) {
-        say(err, errlen, "%s/pk.tts: SHA-256 of the key is %s, not the "
-            "published value given with --pk-sha256", sub.path,
+        say(err, errlen, "%s/%s: SHA-256 of the key is %s, not the "
+            "published value given with --pk-sha256", sub.path, pkname[0],
             t->pk_sha256_hex);
         goto out;
     }
@@ -115,18 +125,17 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
      * folder that puts another message's text (with its digest and
      * manifest entry) in slot I is caught here, not trusted */
     char want[512];
-    int wl = chal_message_text(want, sizeof want, p, idx, man.nmessages,
+    int wl = chal_message_text(want, sizeof want, set, idx, man.nmessages,
                                man.issued);
     if (wl < 0 || (size_t)wl != msglen || memcmp(want, msg, msglen) != 0) {
         say(err, errlen, "%s/%s: not the text of challenge message %u of %u "
             "issued %s", sub.path, cm->file, idx, man.nmessages, man.issued);
         goto out;
     }
-    if (tts_digest(p, t->digest, msg, msglen) != TTS_OK) {
-        say(err, errlen, "internal error: digest");
+    size_t db = chal_set_digest_bytes(set);
+    if (chal_set_digest(set, t->digest, msg, msglen, err, errlen) != CHAL_OK)
         goto out;
-    }
-    if (memcmp(t->digest, cm->digest, tts_digest_bytes(p)) != 0) {
+    if (memcmp(t->digest, cm->digest, db) != 0) {
         say(err, errlen, "%s/%s: its digest differs from the manifest's "
             "digest of message %u", sub.path, cm->file, idx);
         goto out;
@@ -135,8 +144,7 @@ int chal_target_load(chal_target *t, const char *dir, const tts_params *p,
     if (chal_dir_read(&sub, name, CHAL_MAX_FILE_BYTES, &dg, &dglen, err,
                       errlen) != CHAL_OK)
         goto out;
-    if (dglen != tts_digest_bytes(p) ||
-        memcmp(dg, t->digest, tts_digest_bytes(p)) != 0) {
+    if (dglen != db || memcmp(dg, t->digest, db) != 0) {
         say(err, errlen, "%s/%s: differs from the digest of message %u",
             sub.path, name, idx);
         goto out;
@@ -158,22 +166,59 @@ int chal_verify(const char *dir, const tts_params *p, const uint8_t *sig,
                 unsigned idx, const uint8_t pin[32], chal_verdict *v,
                 char *err, size_t errlen)
 {
+    int set = chal_set_of(p);
+    if (set < 0) {
+        memset(v, 0, sizeof *v);
+        return say(err, errlen, "not a set of the challenge");
+    }
+    return chal_verify_set(dir, set, sig, idx, pin, v, err, errlen);
+}
+
+int chal_verify_set(const char *dir, int set, const uint8_t *sig,
+                    unsigned idx, const uint8_t pin[32], chal_verdict *v,
+                    char *err, size_t errlen)
+{
     chal_target t;
 
     memset(v, 0, sizeof *v);
-    v->p = p;
-    if (chal_target_load(&t, dir, p, idx, pin, err, errlen) != CHAL_OK) {
+    v->set = set;
+    v->p = chal_set_params(set);
+    if (chal_target_load_set(&t, dir, set, idx, pin, err, errlen) != CHAL_OK) {
         memcpy(v->pk_sha256_hex, t.pk_sha256_hex, sizeof v->pk_sha256_hex);
         return CHAL_ERROR;
     }
     memcpy(v->pk_sha256_hex, t.pk_sha256_hex, sizeof v->pk_sha256_hex);
-    int rc = tts_verify_digest(p, sig, t.digest, t.pk) == TTS_OK
-                 ? CHAL_VALID : CHAL_INVALID;
+    int rc = chal_set_verify(set, sig, t.digest, t.pk);
     chal_target_free(&t);
     return rc;
 }
 
 /* ---- reveal-check -------------------------------------------------------- */
+
+/* A folder's manifest.json (b, len) issued before "status": the same
+ * instance as the recomputed one (f) in the old layout. */
+static int old_manifest_matches(const uint8_t *b, size_t len,
+                                const chal_file *f)
+{
+    chal_manifest got, want;
+    size_t ol;
+    char *old;
+    int same = 0;
+
+    if (chal_manifest_parse((const char *)b, len, &got, NULL, 0) != CHAL_OK)
+        return 0;
+    if (got.old_prize &&
+        chal_manifest_parse((const char *)f->data, f->len, &want, NULL, 0) ==
+            CHAL_OK) {
+        if ((old = chal_manifest_render_old(&want, &ol)) != NULL) {
+            same = ol == len && memcmp(old, b, len) == 0;
+            free(old);
+        }
+        chal_manifest_free(&want);
+    }
+    chal_manifest_free(&got);
+    return same;
+}
 
 /* Compare the folder d with inst: each difference one line on report.
  * Returns the number of differences. */
@@ -193,7 +238,9 @@ static unsigned compare_instance(const chal_dir *d, const chal_instance *inst,
             bad++;
             continue;
         }
-        if (len != f->len || memcmp(b, f->data, len) != 0) {
+        if ((len != f->len || memcmp(b, f->data, len) != 0) &&
+            !(strcmp(f->name, "manifest.json") == 0 &&
+              old_manifest_matches(b, len, f))) {
             fprintf(report, "  %s/%s: differs from the recomputation\n",
                     d->path, f->name);
             bad++;
@@ -259,8 +306,8 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
     }
     unsigned top_bad = 0;
 
-    for (size_t i = 0; i < tts_params_count(); i++) {
-        const tts_params *p = tts_params_at(i);
+    for (int i = 0; i < chal_set_count(); i++) {
+        const char *setname = chal_set_name(i);
         chal_instance inst;
         chal_dir sub;
         char name[32];
@@ -268,13 +315,13 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
         if (!(mask & (1u << i)))
             continue;
         found++;
-        chal_folder_name(name, sizeof name, p);
+        chal_set_folder(name, sizeof name, i);
         if (chal_dir_sub(&sub, &top, name, why, sizeof why) != CHAL_OK) {
-            fprintf(report, "%-11s MISMATCH\n  %s\n", tts_params_name(p), why);
+            fprintf(report, "%-11s MISMATCH\n  %s\n", setname, why);
             bad++;
             continue;
         }
-        if (chal_instance_build(&inst, p, master, k, date, why, sizeof why) !=
+        if (chal_instance_build(&inst, i, master, k, date, why, sizeof why) !=
             CHAL_OK) {
             chal_dir_close(&sub);
             free(index);
@@ -288,7 +335,7 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
         b = mem ? compare_instance(&sub, &inst, mem) : 1;
         if (mem)
             fclose(mem);
-        fprintf(report, "%-11s %s (%u files", tts_params_name(p),
+        fprintf(report, "%-11s %s (%u files", setname,
                 b ? "MISMATCH" : "ok", (unsigned)inst.nfiles);
         if (b)
             fprintf(report, ", %u differences", b);
@@ -316,14 +363,11 @@ int chal_reveal_check(const char *dir, const uint8_t master[CHAL_MASTER_BYTES],
         if (dp) {
             rewinddir(dp);
             for (struct dirent *e; (e = readdir(dp)) != NULL;) {
-                const tts_params *p = chal_set_of_folder(e->d_name);
-                size_t j = 0;
+                int j = chal_set_of_folder_name(e->d_name);
                 if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
                     !strcmp(e->d_name, CHAL_INDEX_NAME))
                     continue;
-                while (p && tts_params_at(j) != p)
-                    j++;
-                if (!p || !(mask & (1u << j))) {
+                if (j < 0 || !(mask & (1u << j))) {
                     char nm[1100];
                     fprintf(report, "%s/%.200s: not part of the challenge\n",
                             top.path, chal_io_get()->shown(nm, sizeof nm, e->d_name));

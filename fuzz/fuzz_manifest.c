@@ -29,10 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     chal_manifest m;
     if (chal_manifest_parse((const char *)data, size, &m, err, sizeof err) ==
         CHAL_OK) {
-        FUZZ_CHECK(m.p && chal_entry_of(m.p));
+        FUZZ_CHECK(m.set >= 0 && m.set < chal_set_count() &&
+                   (m.set == chal_set_sflash() || chal_entry_of(m.p)));
         FUZZ_CHECK(m.nmessages >= 1 && m.nmessages <= CHAL_MAX_INSTANCES);
         FUZZ_CHECK(strlen(m.commitment) == 128 && chal_valid_date(m.issued));
-        size_t db = tts_digest_bytes(m.p);
+        size_t db = chal_set_digest_bytes(m.set);
         uint8_t *dg = malloc((size_t)m.nmessages * db);
         FUZZ_CHECK(dg);
         for (unsigned i = 0; i < m.nmessages; i++) {
@@ -41,13 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memcpy(dg + (size_t)i * db, m.messages[i].digest, db);
         }
         size_t len;
-        char *again = chal_manifest_render(m.p, m.pk_sha256, m.issued,
+        char *again = chal_manifest_render(m.set, m.pk_sha256, m.issued,
                                            m.commitment, m.nmessages, dg,
                                            &len);
         chal_manifest m2;
         FUZZ_CHECK(again && chal_manifest_parse(again, len, &m2, err,
                                                 sizeof err) == CHAL_OK);
-        FUZZ_CHECK(m2.p == m.p && m2.nmessages == m.nmessages &&
+        FUZZ_CHECK(m2.set == m.set && m2.nmessages == m.nmessages &&
                    memcmp(m2.pk_sha256, m.pk_sha256, 32) == 0);
         for (unsigned i = 0; i < m.nmessages; i++)
             FUZZ_CHECK(memcmp(m2.messages[i].digest, m.messages[i].digest,
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char date[11];
     if (chal_index_parse((const char *)data, size, &mask, &k, date, err,
                          sizeof err) == CHAL_OK) {
-        FUZZ_CHECK(mask && mask < (1u << tts_params_count()));
+        FUZZ_CHECK(mask && mask < (1u << chal_set_count()));
         FUZZ_CHECK(k >= 1 && k <= CHAL_MAX_INSTANCES && chal_valid_date(date));
     }
     return 0;

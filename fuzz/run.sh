@@ -40,7 +40,8 @@ compile() { # compile SRC [extra flags]
 }
 [ -n "${LIB_SOURCES:-}" ] || { echo "fuzz: LIB_SOURCES not set (run make fuzz)" >&2; exit 2; }
 for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/fileio_proc.c tools/cli.c tools/challenge_io.c challenge/instance.c \
-    challenge/manifest.c common/json.c challenge/folder.c challenge/verify.c; do
+    challenge/manifest.c challenge/sets.c challenge/sflash_break.c challenge/gf128la.c challenge/gfla.c \
+    common/json.c challenge/folder.c challenge/verify.c; do
     case $s in *.c) compile "$s" ;; esac
 done
 grep -q '^#define TTS_HAVE_AVX2 1' "$build/config.h" && compile opt/kernels_avx2.c ${AVX2_CFLAGS:--mavx2}

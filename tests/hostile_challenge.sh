@@ -40,6 +40,10 @@ refuse "symbolic link" "verify: the instance folder a symlink" \
 if [ -f sol ] && [ -f inst.sec ]; then
     run 0 "verify --pk-sha256 with the published hash: VALID" \
         "$TC" verify g1 sol --message 2 --pk-sha256 "$pin"
+    fresh h4o && sed '/"status": "broken",/d; s/"historical_prize_usd"/"prize_usd"/' \
+        g1/tts-16-22/manifest.json >h4o/tts-16-22/manifest.json
+    run 0 "verify: a manifest in the layout issued before \"status\" (prize_usd): VALID" \
+        "$TC" verify h4o sol --message 2 --pk-sha256 "$pin"
     # --- the message, its digest and the manifest, edited -------------------
     fresh h5 && printf 'pay the attacker\n' >h5/tts-16-22/msg-2.txt
     "$TTS" sign -k inst.sec -o h5.sig h5/tts-16-22/msg-2.txt 2>/dev/null
@@ -82,7 +86,7 @@ s/"m": 16/"m": 20/|m changed|"m"
 s/"file": "msg-2.txt"/"file": "..\/..\/k1.pub"/|file ../../k1.pub|plain file name
 s/"file": "msg-2.txt"/"file": "\/etc\/passwd"/|file /etc/passwd|plain file name
 s/"index": 3/"index": 2/|a duplicate index|index
-s/"prize_usd"/"set"/|a duplicate key|duplicate key
+s/"historical_prize_usd"/"set"/|a duplicate key|duplicate key
 s/"n": 22,/"n": 22/|broken JSON (a comma missing)|JSON
 $s/$/ {}/|trailing garbage|after the document
 s/"challenge"/"extra": 1, "challenge"/|an unknown field|unexpected field
@@ -149,10 +153,26 @@ for f in pk.asc msg-2.txt msg-2.digest manifest.json; do
     grep -q "r$n/tts-16-22/$f: differs" out
     check $? "... names $f"
 done
-fresh r5 && sed 's/"prize_usd": 1000/"prize_usd": 1000000/' \
+fresh r5 && sed 's/"historical_prize_usd": 1000/"historical_prize_usd": 1000000/' \
     g1/tts-16-22/manifest.json >r5/tts-16-22/manifest.json
 run 1 "reveal-check: a manifest field (the prize) changed" "$TC" \
     reveal-check r5 master
+# a manifest issued before "status": no status line, "prize_usd" for
+# "historical_prize_usd"; read by verify and reveal-check as it stands
+fresh r5o && sed '/"status": "broken",/d; s/"historical_prize_usd"/"prize_usd"/' \
+    g1/tts-16-22/manifest.json >r5o/tts-16-22/manifest.json
+grep -q '"prize_usd": 1000,' r5o/tts-16-22/manifest.json &&
+    ! grep -q status r5o/tts-16-22/manifest.json
+check $? "a manifest in the layout issued before \"status\""
+run 0 "reveal-check: that manifest matches the revealed seed" "$TC" \
+    reveal-check r5o master
+sed -i 's/"prize_usd": 1000,/"prize_usd": 1001,/' r5o/tts-16-22/manifest.json
+run 1 "reveal-check: ... with its prize changed, a difference" "$TC" \
+    reveal-check r5o master
+sed -i 's/"prize_usd": 1001,/"prize_usd": 1000, "status": "broken",/' \
+    r5o/tts-16-22/manifest.json
+run 1 "reveal-check: ... with prize_usd and status mixed, a difference" "$TC" \
+    reveal-check r5o master
 fresh r6 && rm -r r6/tts-20-26
 run 1 "reveal-check: a deleted instance folder" "$TC" reveal-check r6 master
 grep -q 'r6/tts-20-26: missing' out

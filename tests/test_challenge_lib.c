@@ -148,6 +148,121 @@ START_TEST(manifest_fields)
 }
 END_TEST
 
+/* The two layouts of a TTS manifest: "status" and "historical_prize_usd"
+ * (written today), "prize_usd" without "status" (issued before); never a
+ * mix of the two. */
+START_TEST(manifest_layouts)
+{
+    static const char *now = "\"status\": \"broken\", \"historical_prize_usd\": 1000";
+    chal_manifest m;
+    ck_assert(manifest_ok(NULL, NULL, &m));
+    ck_assert_int_eq(m.old_prize, 1);
+    chal_manifest_free(&m);
+    ck_assert(manifest_ok("\"prize_usd\": 1000", now, &m));
+    ck_assert_int_eq(m.old_prize, 0);
+    ck_assert_int_eq(m.set, chal_set_of(tts_params_get("TTS(16,22)")));
+    chal_manifest_free(&m);
+    static const char *bad[] = {
+        "\"historical_prize_usd\": 1000",                          /* no status */
+        "\"status\": \"broken\", \"prize_usd\": 1000",             /* mixed */
+        "\"status\": \"secure\", \"historical_prize_usd\": 1000",
+        "\"status\": \"broken\", \"historical_prize_usd\": 2000",
+        "\"status\": \"broken\", \"historical_prize_usd\": 1000, \"prize_usd\": 1000",
+        "\"status\": \"broken\", \"historical_prize_usd\": 1000, \"prize\": \"none\"",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!manifest_ok("\"prize_usd\": 1000", bad[i], &m), "accepted: %s", bad[i]);
+}
+END_TEST
+
+/* An SFLASH(26,37) manifest, written here: no v, a, b, no prize in
+ * dollars, sizes of docs/SFLASH.md (16,858-byte key, 33-byte signature,
+ * 23-byte digest). */
+static int sflash_manifest_ok(const char *from, const char *to)
+{
+    static const char base[] =
+        "{\"challenge\": \"libtts TTS Challenge\", \"set\": \"SFLASH(26,37)\", "
+        "\"status\": \"broken\", "
+        "\"prize\": \"none: SFLASH was never part of the TTS challenge\", "
+        "\"m\": 26, \"n\": 37, \"pk_bytes\": 16858, \"sig_bytes\": 33, \"digest_bytes\": 23, "
+        "\"pk_sha256\": \"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\", "
+        "\"issued\": \"2026-12-02\", \"commitment_label\": \"libtts challenge commitment\", "
+        "\"commitment\": \"" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\", "
+        "\"messages\": [{\"index\": 1, \"file\": \"msg-1.txt\", "
+        "\"digest\": \"000102030405060708090a0b0c0d0e0f10111213141514\"}]}";
+    char buf[sizeof base + 200], err[256];
+    const char *at = from ? strstr(base, from) : NULL;
+    ck_assert(!from || at);
+    if (from)
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
+    else
+        snprintf(buf, sizeof buf, "%s", base);
+    chal_manifest m;
+    int rc = chal_manifest_parse(buf, strlen(buf), &m, err, sizeof err);
+    if (rc == CHAL_OK) {
+        ck_assert_int_eq(m.set, chal_set_sflash());
+        ck_assert_ptr_null(m.p);
+        ck_assert_uint_eq(m.messages[0].digest[22], 0x14);
+        chal_manifest_free(&m);
+    }
+    return rc == CHAL_OK;
+}
+
+START_TEST(sflash_manifest)
+{
+    ck_assert(sflash_manifest_ok(NULL, NULL));
+    static const struct { const char *from, *to; } bad[] = {
+        {"\"m\": 26", "\"m\": 27"},
+        {"\"pk_bytes\": 16858", "\"pk_bytes\": 19266"},
+        {"\"sig_bytes\": 33", "\"sig_bytes\": 37"},
+        {"never part", "part"},
+        {"\"status\": \"broken\", ", ""},
+        {"\"prize\": \"none: SFLASH was never part of the TTS challenge\", ", ""},
+        {"\"m\": 26", "\"prize_usd\": 0, \"m\": 26"},
+        {"\"m\": 26", "\"v\": 0, \"m\": 26"},
+        {"\"digest\": \"00", "\"digest\": \"0000"},
+        {"SFLASH(26,37)", "sflash-26-37"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!sflash_manifest_ok(bad[i].from, bad[i].to), "accepted: %s -> %s",
+                      bad[i].from, bad[i].to);
+}
+END_TEST
+
+/* The set list: the eight TTS sets in the table's order, then SFLASH; its
+ * names and folders; without the host's SFLASH functions (a build without
+ * OpenSSL) an SFLASH instance is refused with the reason. */
+START_TEST(set_list)
+{
+    ck_assert_int_eq(chal_set_count(), (int)tts_params_count() + 1);
+    ck_assert_int_eq(chal_set_sflash(), (int)tts_params_count());
+    for (size_t i = 0; i < tts_params_count(); i++) {
+        ck_assert_ptr_eq(chal_set_params((int)i), tts_params_at(i));
+        ck_assert_int_eq(chal_set_find(tts_params_name(tts_params_at(i))), (int)i);
+    }
+    int s = chal_set_sflash();
+    char name[32], err[256];
+    ck_assert_int_eq(chal_set_find("SFLASH(26,37)"), s);
+    ck_assert_int_eq(chal_set_find("sflash-26-37"), s);
+    ck_assert_int_eq(chal_set_find("SFLASH"), -1);
+    chal_set_folder(name, sizeof name, s);
+    ck_assert_str_eq(name, "sflash-26-37");
+    ck_assert_int_eq(chal_set_of_folder_name("sflash-26-37"), s);
+    ck_assert_int_eq(chal_set_of_folder_name("tts-20-28"), 2);
+    ck_assert_uint_eq(chal_set_pk_bytes(s), 26 * 741 * 7 / 8 + 1);
+    ck_assert_uint_eq(chal_set_sig_bytes(s), (37 * 7 + 7) / 8);
+    ck_assert_uint_eq(chal_set_digest_bytes(s), (26 * 7 + 7) / 8);
+    ck_assert_uint_eq(chal_set_mask_tts(), 0xffu);
+    chal_set_sflash_ops(NULL);
+    chal_instance inst;
+    uint8_t master[CHAL_MASTER_BYTES] = {0};
+    ck_assert_int_eq(chal_instance_build(&inst, s, master, 1, "2026-12-02", err, sizeof err),
+                     CHAL_ERROR);
+    ck_assert_msg(strstr(err, "OpenSSL") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(index_fields)
 {
     unsigned mask, k;
@@ -160,7 +275,22 @@ START_TEST(index_fields)
     ck_assert_uint_eq(mask, 1u | 1u << 7);
     ck_assert_uint_eq(k, 3);
     ck_assert_str_eq(date, "2026-12-02");
+    static const char with_sflash[] = "{\"challenge\": \"libtts TTS Challenge\", "
+        "\"issued\": \"2026-12-02\", \"instances\": 1, "
+        "\"sets\": [\"TTS(16,22)\", \"SFLASH(26,37)\"]}";
+    ck_assert_int_eq(chal_index_parse(with_sflash, strlen(with_sflash), &mask, &k, date,
+                                      err, sizeof err), CHAL_OK);
+    ck_assert_uint_eq(mask, 1u | 1u << 8);
+    size_t len;
+    char *again = chal_index_render(mask, k, date, &len);
+    ck_assert_ptr_nonnull(again);
+    ck_assert(strstr(again, "\"sets\": [\"TTS(16,22)\", \"SFLASH(26,37)\"]") != NULL);
+    free(again);
     static const char *bad[] = {
+        "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
+        "\"instances\": 3, \"sets\": [\"SFLASH(26,37)\", \"sflash-26-37\"]}",
+        "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
+        "\"instances\": 3, \"sets\": [\"SFLASH\"]}",
         "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
         "\"instances\": 3, \"sets\": [\"TTS(16,22)\", \"TTS(16,22)\"]}",
         "{\"challenge\": \"libtts TTS Challenge\", \"issued\": \"2026-12-02\", "
@@ -187,7 +317,7 @@ START_TEST(instance_files)
     chal_instance inst;
     for (int i = 0; i < CHAL_MASTER_BYTES; i++)
         master[i] = (uint8_t)(3 * i + 1);
-    ck_assert_int_eq(chal_instance_build(&inst, p, master, 3, "2026-12-02",
+    ck_assert_int_eq(chal_instance_build(&inst, chal_set_of(p), master, 3, "2026-12-02",
                                          err, sizeof err), CHAL_OK);
     ck_assert_uint_eq(inst.nfiles, 9);
 
@@ -230,7 +360,7 @@ START_TEST(instance_files)
     }
     chal_manifest_free(&m);
     chal_instance_free(&inst);
-    ck_assert_int_ne(chal_instance_build(&inst, p, master, 3, "2026-02-30",
+    ck_assert_int_ne(chal_instance_build(&inst, chal_set_of(p), master, 3, "2026-02-30",
                                          err, sizeof err), CHAL_OK);
     /* the key pair helper: the same pk, sk and seed as derived here */
     uint8_t *pk2 = malloc(tts_pk_bytes(p)), *sk2 = NULL, seed2[TTS_SEED_BYTES];
@@ -279,6 +409,9 @@ int main(void)
     tcase_add_test(tc, json_strict);
     tcase_add_test(tc, dates);
     tcase_add_test(tc, manifest_fields);
+    tcase_add_test(tc, manifest_layouts);
+    tcase_add_test(tc, sflash_manifest);
+    tcase_add_test(tc, set_list);
     tcase_add_test(tc, index_fields);
     tcase_add_test(tc, instance_files);
     tcase_add_test(tc, dreg_closed_form);

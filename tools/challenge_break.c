@@ -344,25 +344,23 @@ static int check_out(const char *path, int force)
     return r == FILEIO_OK ? ST_OK : cli_fail("%s", err);
 }
 
-static void sig_path(char *path, size_t len, const char *outdir, const tts_params *p,
-                     unsigned msg)
+void challenge_sig_path(char *path, size_t len, const char *outdir, int set, unsigned msg)
 {
     char name[64];
-    chal_folder_name(name, sizeof name, p);
+    chal_set_folder(name, sizeof name, set);
     snprintf(path, len, "%s/%s-msg-%u.sig", outdir, name, msg);
 }
 
 /* Before the attack: every message exists in the folder (and its key is
  * the pinned one), and OUTDIR can take the signatures (a folder, or a new
  * name in one; no signature there unless --force). */
-static int plan_messages(const char *cmd, const brk_args *a, const tts_params *p,
-                         const uint8_t *pin)
+static int plan_messages(const char *cmd, const brk_args *a, int set, const uint8_t *pin)
 {
     char err[512], path[4096];
     struct stat st;
     for (unsigned i = 0; i < a->nmsg; i++) {
         chal_target t;
-        if (chal_target_load(&t, a->dir, p, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
+        if (chal_target_load_set(&t, a->dir, set, a->msgs[i], pin, err, sizeof err) != CHAL_OK)
             return cli_fail("%s", err);
         chal_target_free(&t);
     }
@@ -371,7 +369,7 @@ static int plan_messages(const char *cmd, const brk_args *a, const tts_params *p
             return cli_fail("%s: -o %s: not a folder (the forgeries are written into one)", cmd,
                             a->out);
         for (unsigned i = 0; i < a->nmsg; i++) {
-            sig_path(path, sizeof path, a->out, p, a->msgs[i]);
+            challenge_sig_path(path, sizeof path, a->out, set, a->msgs[i]);
             if (check_out(path, a->force) != ST_OK)
                 return ST_ERROR;
         }
@@ -418,7 +416,7 @@ static int sign_messages(const brk_args *a, const chal_eqkey *k, const tts_param
         if (!ok)
             return cli_fail("the forgery of message %u does not verify under %s's public "
                             "key: not written", a->msgs[i], dir);
-        sig_path(path, sizeof path, a->out, p, a->msgs[i]);
+        challenge_sig_path(path, sizeof path, a->out, chal_set_of(p), a->msgs[i]);
         if (write_sig(path, p, sig, a->force) != ST_OK)
             return ST_ERROR;
         printf("%s\n", path);
@@ -490,15 +488,29 @@ int cmd_break(int argc, char **argv)
         }
     } else {
         /* a challenge folder */
-        const tts_params *p = a.set ? tts_params_get(a.set) : (a.dir ? only_set(a.dir) : NULL);
+        int set = a.set ? chal_set_find(a.set) : (a.dir ? only_set_index(a.dir) : -1);
+        const tts_params *p = chal_set_params(set);
         uint8_t pin[32];
         if (!a.dir)
             rc = cli_fail("break: usage: break DIR --set NAME [--message I]... -o OUTDIR, "
                       "or break --pk FILE (--digest HEX | --message FILE) -o SIG");
-        else if (a.set && !p)
+        else if (a.set && set < 0)
             rc = cli_fail("break: --set: unknown parameter set '%s'", a.set);
-        else if (!p)
+        else if (set < 0)
             rc = cli_fail("break: name the set with --set (%s holds no single folder)", a.dir);
+        else if (!p) {
+            /* the SFLASH instance: the forger of challenge/sflash_break.h */
+            sflash_cli sa = {"break", NULL, NULL, NULL, a.out, a.keyout, a.seed, a.json,
+                             a.force, a.quiet};
+            if (!a.nmsg || !a.out)
+                rc = cli_fail("break: an SFLASH folder needs --message I and -o OUTDIR");
+            else if (a.digest || a.msgfile)
+                rc = cli_fail("break: --digest is for --pk; in a folder use --message I");
+            else if (a.pin && parse_pin("break", a.pin, pin) != ST_OK)
+                rc = ST_ERROR;
+            else if (plan_messages("break", &a, set, a.pin ? pin : NULL) == ST_OK)
+                rc = sflash_break_dir(&sa, a.dir, a.msgs, a.nmsg, a.pin ? pin : NULL);
+        }
         else if (a.nmsg && !a.out)
             rc = cli_fail("break: --message needs -o OUTDIR");
         else if (!a.nmsg && !a.keyout)
@@ -510,7 +522,7 @@ int cmd_break(int argc, char **argv)
         else if (challenge_check_key_out("break", a.keyout) == ST_OK &&
                  (!a.keyout || check_out(a.keyout, a.force) == ST_OK) &&
                  (!a.json || check_out(a.json, a.force) == ST_OK) &&
-                 (!a.nmsg || plan_messages("break", &a, p, a.pin ? pin : NULL) == ST_OK)) {
+                 (!a.nmsg || plan_messages("break", &a, set, a.pin ? pin : NULL) == ST_OK)) {
             chal_target t;
             char err[512];
             /* the key as verify reads it (and pinned, with --pk-sha256) */
@@ -563,7 +575,7 @@ int cmd_forge(int argc, char **argv)
         if (!a.nmsg)
             rc = cli_fail("forge: with DIR, give --message I");
         else if (read_key(a.key, k) == ST_OK &&
-                 plan_messages("forge", &a, k->p, a.pin ? pin : NULL) == ST_OK)
+                 plan_messages("forge", &a, chal_set_of(k->p), a.pin ? pin : NULL) == ST_OK)
             rc = sign_messages(&a, k, k->p, a.dir, a.pin ? pin : NULL);
     } else if (check_out(a.out, a.force) == ST_OK && read_key(a.key, k) == ST_OK) {
         uint8_t digest[TTS_MAX_M], h[32];

@@ -12,7 +12,9 @@
 #include "challenge.h"
 #include "cli.h"
 
-/* The only instance folder in dir, or NULL (none, or several). */
+/* The set of the only instance folder in dir, or -1 (none, or several). */
+int only_set_index(const char *dir);
+/* Its TTS set, or NULL (none, several, or an SFLASH folder). */
 const tts_params *only_set(const char *dir);
 
 /* Exactly 32 bytes of path: the master seed. */
@@ -40,6 +42,15 @@ typedef struct {
  * SFLASH(26,37), or no set and a file of exactly the key's 16,858 bytes. */
 int sflash_pk_file(const char *path, const char *set);
 int sflash_break_pk(const sflash_cli *a);
+/* break DIR on the SFLASH instance: the key from DIR's public key, the
+ * forgeries of messages msgs into a->out (a folder, checked before). */
+int sflash_break_dir(const sflash_cli *a, const char *dir, const unsigned *msgs,
+                     unsigned nmsg, const uint8_t *pin);
+/* OUTDIR/FOLDER-msg-I.sig, where break DIR writes message I's forgery. */
+void challenge_sig_path(char *path, size_t len, const char *outdir, int set, unsigned msg);
+/* Gives the challenge library bench/sflash's key generation and hash
+ * (a build with OpenSSL), so that SFLASH instances can be issued. */
+void challenge_sflash_init(void);
 /* 1 if path holds an SFLASH forger's key (its "TTSCSK01" header). */
 int sflash_key_file(const char *path);
 /* forge --key on such a key: the digest or message into a->out (pin: the

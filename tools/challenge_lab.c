@@ -132,14 +132,19 @@ static int parse_args(const char *cmd, int argc, char **argv, lab_args *a,
 static const tts_params *pick_set(const char *cmd, const lab_args *a)
 {
     const tts_params *p;
+    int set = a->set ? chal_set_find(a->set) : only_set_index(a->dir);
 
+    if (set >= 0 && set == chal_set_sflash()) {
+        cli_fail("%s: %s is not a TTS set: the lab's systems are TTS's "
+                 "(SFLASH falls to break)", cmd, chal_set_name(set));
+        return NULL;
+    }
     if (a->set) {
-        if (!(p = tts_params_get(a->set)) &&
-            !(p = chal_set_of_folder(a->set)))
+        if (!(p = chal_set_params(set)))
             cli_fail("%s: --set: unknown parameter set '%s'", cmd, a->set);
         return p;
     }
-    if (!(p = only_set(a->dir)))
+    if (!(p = chal_set_params(set)))
         cli_fail("%s: name the dimension with --set (%s does not hold exactly "
              "one challenge folder)", cmd, a->dir);
     return p;

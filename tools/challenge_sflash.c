@@ -12,9 +12,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -189,34 +191,20 @@ int sflash_forge_key(const sflash_cli *a, const uint8_t *pin)
     return rc;
 }
 
-int sflash_break_pk(const sflash_cli *a)
+/* The attack on the key pk (len bytes): its report (--json), the key
+ * (--key-out). ST_OK with k; ST_INVALID: no C*- structure. */
+static int recover(const sflash_cli *a, const uint8_t *pk, size_t len, chal_sflash_key *k)
 {
-    uint8_t seed[32], d[CHAL_SFLASH_DIGEST_BYTES];
+    uint8_t seed[32];
     char err[512];
-    if (!a->out)
-        return cli_fail("break: --pk needs -o SIG");
-    if (check_out(a->out, a->force) != ST_OK || (a->json && check_out(a->json, a->force) != ST_OK) ||
-        challenge_check_key_out("break", a->keyout) != ST_OK ||
-        (a->keyout && check_out(a->keyout, a->force) != ST_OK))
-        return ST_ERROR;
     if (a->seed && read_master(a->seed, seed) != ST_OK)
         return ST_ERROR;
-    if (read_v(a, d) != ST_OK)
-        return ST_ERROR;
-    uint8_t *pk;
-    size_t len;
-    if (fileio_read(a->pk, (size_t)CHAL_SFLASH_PK_BYTES + 1, 0, &pk, &len, NULL, err,
-                    sizeof err) != FILEIO_OK)
-        return cli_fail("break: %s", err);
     chal_cstar_map *P = malloc(sizeof *P);
-    chal_sflash_key *k = malloc(sizeof *k);
     int rc = ST_ERROR;
-    if (!P || !k) {
-        rc = cli_fail("no memory");
-        goto out;
-    }
+    if (!P)
+        return cli_fail("no memory");
     if (chal_sflash_pk_decode(P, pk, len, err, sizeof err) != CHAL_OK) {
-        rc = cli_fail("break: %s: %s", a->pk, err);
+        rc = cli_fail("break: %s: %s", a->pk ? a->pk : "the public key", err);
         goto out;
     }
     chal_sflash_opts o = {.seed = a->seed ? seed : NULL,
@@ -252,14 +240,106 @@ int sflash_break_pk(const sflash_cli *a)
         fprintf(stderr, "tts-challenge: %s: C* key recovered in %.2f s (kernel of dimension "
                         "%u, %u relations)\n",
                 CHAL_SFLASH_NAME, rep.total_seconds, rep.kernel_dim, rep.rel_dim);
-    if (a->keyout && write_key(a->keyout, k, a->force) != ST_OK)
-        goto out;
-    rc = forge_one(a, k, d);
+    rc = a->keyout ? write_key(a->keyout, k, a->force) : ST_OK;
 out:
+    free(P);
+    return rc;
+}
+
+static int check_outputs(const sflash_cli *a)
+{
+    return (a->json && check_out(a->json, a->force) != ST_OK) ||
+                   challenge_check_key_out("break", a->keyout) != ST_OK ||
+                   (a->keyout && check_out(a->keyout, a->force) != ST_OK)
+               ? ST_ERROR : ST_OK;
+}
+
+int sflash_break_pk(const sflash_cli *a)
+{
+    uint8_t d[CHAL_SFLASH_DIGEST_BYTES];
+    char err[512];
+    if (!a->out)
+        return cli_fail("break: --pk needs -o SIG");
+    if (check_out(a->out, a->force) != ST_OK || check_outputs(a) != ST_OK)
+        return ST_ERROR;
+    if (read_v(a, d) != ST_OK)
+        return ST_ERROR;
+    uint8_t *pk;
+    size_t len;
+    if (fileio_read(a->pk, (size_t)CHAL_SFLASH_PK_BYTES + 1, 0, &pk, &len, NULL, err,
+                    sizeof err) != FILEIO_OK)
+        return cli_fail("break: %s", err);
+    chal_sflash_key *k = malloc(sizeof *k);
+    int rc = k ? recover(a, pk, len, k) : cli_fail("no memory");
+    if (rc == ST_OK)
+        rc = forge_one(a, k, d);
     if (k)
         sodium_memzero(k, sizeof *k);
     free(k);
-    free(P);
     fileio_free(pk, len);
     return rc;
+}
+
+int sflash_break_dir(const sflash_cli *a, const char *dir, const unsigned *msgs,
+                     unsigned nmsg, const uint8_t *pin)
+{
+    const int set = chal_set_sflash();
+    char err[512], path[4096];
+    chal_target t;
+    if (check_outputs(a) != ST_OK)
+        return ST_ERROR;
+    /* the key as verify reads it (and pinned, with --pk-sha256) */
+    if (chal_target_load_set(&t, dir, set, msgs[0], pin, err, sizeof err) != CHAL_OK)
+        return cli_fail("%s", err);
+    chal_sflash_key *k = malloc(sizeof *k);
+    int rc = k ? recover(a, t.pk, t.pklen, k) : cli_fail("no memory");
+    chal_target_free(&t);
+    if (rc == ST_OK && mkdir(a->out, 0755) != 0 && errno != EEXIST)
+        rc = cli_fail("cannot create %s: %s", a->out, strerror(errno));
+    for (unsigned i = 0; rc == ST_OK && i < nmsg; i++) {
+        uint8_t sig[CHAL_SFLASH_SIG_BYTES];
+        if (chal_target_load_set(&t, dir, set, msgs[i], pin, err, sizeof err) != CHAL_OK) {
+            rc = cli_fail("%s", err);
+            break;
+        }
+        /* forge_sig checks the forgery against the map it was recovered
+         * from; the folder's own key and verdict are checked here */
+        uint8_t pk[CHAL_SFLASH_PK_BYTES];
+        chal_sflash_pack(pk, &k->pub.coef[0][0], (size_t)CHAL_SFLASH_M * CHAL_SFLASH_MONOMIALS);
+        int same = t.pklen == sizeof pk && memcmp(pk, t.pk, sizeof pk) == 0;
+        int r = same ? chal_sflash_forge_sig(k, sig, t.digest, NULL, NULL, err, sizeof err)
+                     : CHAL_ERROR;
+        int ok = r == CHAL_OK && chal_set_verify(set, sig, t.digest, t.pk) == CHAL_VALID;
+        chal_target_free(&t);
+        if (!same)
+            rc = cli_fail("the public key of %s changed during the run: no forgery written", dir);
+        else if (r != CHAL_OK)
+            rc = cli_fail("%s", err);
+        else if (!ok)
+            rc = cli_fail("the forgery of message %u does not verify under %s's public key: "
+                          "not written", msgs[i], dir);
+        else {
+            challenge_sig_path(path, sizeof path, a->out, set, msgs[i]);
+            if (fileio_write(path, sig, sizeof sig, a->force ? FILEIO_FORCE : 0, err,
+                             sizeof err) != FILEIO_OK)
+                rc = cli_fail("%s", err);
+            else
+                printf("%s\n", path);
+        }
+    }
+    if (k)
+        sodium_memzero(k, sizeof *k);
+    free(k);
+    return rc;
+}
+
+#ifdef TTS_HAVE_SFLASH
+static const chal_sflash_ops sflash_ops = {sflash_keypair, SFLASH_SK_BYTES, sflash_hash_v};
+#endif
+
+void challenge_sflash_init(void)
+{
+#ifdef TTS_HAVE_SFLASH
+    chal_set_sflash_ops(&sflash_ops);
+#endif
 }

@@ -17,6 +17,7 @@
 
 #include "challenge.h"
 #include "fileio.h"
+#include "sflash_break.h"
 #include "tts.h"
 #include "ttsfile.h"
 
@@ -35,9 +36,12 @@ static const char usage_text[] =
     "           --out DIR\n"
     "        write one challenge folder per dimension under DIR (new): its\n"
     "        public key and K messages to forge (--instances, default 4:\n"
-    "        msg-1.txt ... msg-K.txt, one key for all), the manifest (its\n"
-    "        prize_usd is the historical prize of the 2004 challenge: TTS is\n"
-    "        broken, see break)\n"
+    "        msg-1.txt ... msg-K.txt, one key for all), the manifest (\"status\":\n"
+    "        \"broken\"; historical_prize_usd is the prize of the 2004 challenge,\n"
+    "        nothing is offered: TTS is broken, see break). SFLASH(26,37) in\n"
+    "        LIST adds sflash-26-37/: pk.sflash (the raw 16,858-byte key),\n"
+    "        messages, 23-byte SFLASH digests, a manifest with no prize (needs\n"
+    "        OpenSSL)\n"
     "  verify DIR SOLUTION --message I [--set NAME] [--pk-sha256 HEX]\n"
     "        check a signature of challenge message I: a signature file\n"
     "        (binary or armored; its header names the dimension) or raw\n"
@@ -71,6 +75,7 @@ static const char usage_text[] =
     "        toy attacks over a grid of sizes until S seconds are spent;\n"
     "        measured time and degree against the estimator\n"
     "  break DIR --set NAME [--message I]... -o OUTDIR [--key-out FILE]\n"
+    "        (NAME may be SFLASH(26,37): OUTDIR/sflash-26-37-msg-I.sig)\n"
     "  break --pk FILE (--digest HEX | --message FILE) -o SIG [--key-out FILE]\n"
     "        [--seed FILE] [--json FILE] [--threads N] [--checkpoint FILE]\n"
     "        [--solver auto|dense|wiedemann] [--pk-sha256 HEX] [--force] [--quiet]\n"
@@ -86,7 +91,8 @@ static const char usage_text[] =
     "  help  show this text\n"
     "\n"
     "LIST: comma-separated set names, e.g. tts-16-22,tts-20-28 or\n"
-    "  16,22,20,28, or all (default); --params may be repeated.\n"
+    "  16,22,20,28 or SFLASH(26,37), or all (default: the eight TTS sets);\n"
+    "  --params may be repeated. estimate of SFLASH(26,37) runs its break.\n"
     "K defaults to 4. --master-seed reads exactly 32 bytes; without it the\n"
     "seed comes from the system generator and --secret-out FILE (outside\n"
     "DIR: never publish it) keeps it. The date is never taken from the\n"
@@ -98,20 +104,19 @@ static const char usage_text[] =
 static int add_one(unsigned *mask, const char *name)
 {
     if (strcmp(name, "all") == 0) {
-        *mask |= (1u << tts_params_count()) - 1;
+        *mask |= chal_set_mask_tts();
         return 1;
     }
-    const tts_params *p = tts_params_get(name);
-    if (!p)
+    int set = chal_set_find(name);
+    if (set < 0)
         return 0;
-    for (size_t i = 0; i < tts_params_count(); i++)
-        if (tts_params_at(i) == p)
-            *mask |= 1u << i;
+    *mask |= 1u << set;
     return 1;
 }
 
-/* Selected sets as a bit mask over tts_params_at indices. arg is a comma-
- * separated list of names (tts-16-22, TTS(16,22), 16,22) or "all". */
+/* Selected sets as a bit mask over the challenge's sets (chal_set_count).
+ * arg is a comma-separated list of names (tts-16-22, TTS(16,22), 16,22,
+ * SFLASH(26,37), sflash-26-37) or "all" (the eight TTS sets). */
 static int add_params(unsigned *mask, const char *arg)
 {
     char buf[1024], two[2048];
@@ -165,6 +170,50 @@ static void json_linear(const char *key, const chal_linear_attack *l)
            l->row_weight);
 }
 
+/* SFLASH(26,37): no model, the attack itself (challenge/sflash_break.h)
+ * run on the instance key of a fixed master seed (all zero), timed on
+ * this machine, with its linear algebra's sizes. */
+static int estimate_sflash(int json, int first)
+{
+    static const uint8_t master[CHAL_MASTER_BYTES];
+    const int set = chal_set_sflash();
+    uint8_t seed[TTS_SEED_BYTES], pk[CHAL_SFLASH_PK_BYTES];
+    char err[512];
+    chal_instance_seed(seed, master, set);
+    if (chal_set_public_key(set, pk, seed, err, sizeof err) != CHAL_OK)
+        return cli_fail("estimate: %s", err);
+    chal_cstar_map *P = malloc(sizeof *P);
+    chal_sflash_key *k = malloc(sizeof *k);
+    chal_sflash_report r;
+    int rc = P && k && chal_sflash_pk_decode(P, pk, sizeof pk, err, sizeof err) == CHAL_OK
+                 ? chal_sflash_break(P, &(chal_sflash_opts){.seed = seed}, k, &r, err,
+                                     sizeof err)
+                 : CHAL_ERROR;
+    if (k)
+        sodium_memzero(k, sizeof *k);
+    free(P);
+    free(k);
+    if (rc != CHAL_OK)
+        return cli_fail("estimate: %s: the attack failed on its own key: %s",
+                        CHAL_SFLASH_NAME, err);
+    if (json)
+        printf("%s\n    {\"set\": \"%s\", \"status\": \"broken\", \"m\": %d, \"n\": %d, "
+               "\"field\": \"GF(128)\",\n     \"key_only_break\": {\"attack\": "
+               "\"Dubois-Fouque-Shamir-Stern 2007\", \"measured_seconds\": %.3f, "
+               "\"unknowns\": %zu, \"equations\": %zu, \"rank\": %u, \"kernel_dim\": %u, "
+               "\"relations\": %u}}",
+               first ? "" : ",", CHAL_SFLASH_NAME, CHAL_SFLASH_M, CHAL_SFLASH_N,
+               r.total_seconds, r.unknowns, r.equations, r.rank1, r.kernel_dim, r.rel_dim);
+    else
+        printf("%-13s broken: no model, the attack run here: the key-only forger "
+               "(Dubois-Fouque-Shamir-Stern 2007) recovered a key in %.2f s on one core "
+               "(step 1: %zu equations in %zu unknowns over GF(128), rank %u, kernel "
+               "%u)\n",
+               CHAL_SFLASH_NAME, r.total_seconds, r.equations, r.unknowns, r.rank1,
+               r.kernel_dim);
+    return ST_OK;
+}
+
 static int cmd_estimate(int argc, char **argv)
 {
     unsigned mask = 0;
@@ -185,7 +234,7 @@ static int cmd_estimate(int argc, char **argv)
     if (json)
         printf("{\n  \"model\": \"docs/SECURITY.md\",\n"
                "  \"unit\": \"log2 of GF(256) operations\",\n  \"sets\": [");
-    else {
+    else if (mask & chal_set_mask_tts()) {
         printf("# log2 of GF(256) operations. break: the key-only attack that "
                "recovers an\n# equivalent key by linear algebra in seconds to minutes (measured:\n# "
                "docs/SECURITY.md section 1);\n# rectMR: Beullens' rectangular "
@@ -277,6 +326,9 @@ static int cmd_estimate(int argc, char **argv)
         }
         first = 0;
     }
+    if ((mask >> chal_set_sflash()) & 1 &&
+        estimate_sflash(json, first) != ST_OK)
+        return ST_ERROR;
     if (json)
         printf("\n  ]\n}\n");
     return ST_OK;
@@ -390,76 +442,82 @@ static int cmd_generate(int argc, char **argv)
 
 /* ---- verify and reveal-check --------------------------------------------- */
 
-const tts_params *only_set(const char *dir)
+int only_set_index(const char *dir)
 {
     DIR *d = opendir(dir);
-    const tts_params *found = NULL;
-    int count = 0;
+    int found = -1, count = 0;
 
     if (!d)
-        return NULL;
+        return -1;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        const tts_params *p = chal_set_of_folder(e->d_name);
-        if (p) {
-            found = p;
+        int set = chal_set_of_folder_name(e->d_name);
+        if (set >= 0) {
+            found = set;
             count++;
         }
     }
     closedir(d);
-    return count == 1 ? found : NULL;
+    return count == 1 ? found : -1;
 }
 
-/* A solution: a signature file (its header names the set) or raw bytes,
- * exactly sig_bytes of the set from --set or from the only folder. */
-static int read_solution(const char *path, const char *dir,
-                         const tts_params *set, const tts_params **p,
+const tts_params *only_set(const char *dir)
+{
+    return chal_set_params(only_set_index(dir));
+}
+
+/* A solution: a TTS signature file (its header names the set) or raw
+ * bytes, exactly the signature size of the set from --set or from the only
+ * folder (an SFLASH signature: its 33 raw bytes). set: -1 if not given. */
+static int read_solution(const char *path, const char *dir, int set, int *out,
                          uint8_t sig[TTS_MAX_SIG_BYTES])
 {
     uint8_t *raw, *pay;
     size_t len, plen;
     char err[256], why[256];
+    const tts_params *p;
 
     if (fileio_read(path, TTSFILE_MAX_BYTES, FILEIO_STDIN, &raw, &len, NULL,
                     err, sizeof err) != FILEIO_OK)
         return cli_fail("solution refused: %s", err);
     int framed = (len >= 3 && memcmp(raw, "TTS", 3) == 0) ||
                  (len >= 11 && memcmp(raw, "-----BEGIN ", 11) == 0);
-    const tts_params *rs = set ? set : only_set(dir);
-    if (framed && tts_file_decode(raw, len, TTS_FILE_SIGNATURE, 0, p, &pay, &plen,
+    int rs = set >= 0 ? set : only_set_index(dir);
+    if (framed && tts_file_decode(raw, len, TTS_FILE_SIGNATURE, 0, &p, &pay, &plen,
                                  why, sizeof why) == TTS_OK) {
         fileio_free(raw, len);
-        if (set && *p != set) {
+        if (set >= 0 && chal_set_of(p) != set) {
             fileio_free(pay, plen);
             return cli_fail("solution refused: %s is a signature of %s, not %s",
-                        path, tts_params_name(*p), tts_params_name(set));
+                        path, tts_params_name(p), chal_set_name(set));
         }
         memcpy(sig, pay, plen);
         fileio_free(pay, plen);
+        *out = chal_set_of(p);
         return ST_OK;
     }
-    if (rs && len == tts_sig_bytes(rs)) {
+    if (rs >= 0 && len == chal_set_sig_bytes(rs)) {
         memcpy(sig, raw, len);
         fileio_free(raw, len);
-        *p = rs;
+        *out = rs;
         return ST_OK;
     }
     fileio_free(raw, len);
-    if (framed)
+    if (framed && (rs < 0 || chal_set_params(rs)))
         return cli_fail("solution refused: %s: %s", path, why);
-    if (!rs)
+    if (rs < 0)
         return cli_fail("solution refused: %s is not a signature file; for raw "
                     "bytes name the dimension with --set (%s holds %s)",
-                    path, dir, set ? "it" : "no single challenge folder");
+                    path, dir, set >= 0 ? "it" : "no single challenge folder");
     return cli_fail("solution refused: %s holds %zu bytes; a raw %s signature is "
-                "exactly %zu", path, len, tts_params_name(rs),
-                tts_sig_bytes(rs));
+                "exactly %zu", path, len, chal_set_name(rs),
+                chal_set_sig_bytes(rs));
 }
 
 static int cmd_verify(int argc, char **argv)
 {
     const char *dir = NULL, *solpath = NULL, *msgarg = NULL, *setarg = NULL;
     const char *pinarg = NULL;
-    const tts_params *set = NULL, *p;
+    int set = -1, p = -1;
     uint8_t sig[TTS_MAX_SIG_BYTES], pin[32];
     char err[1024];
 
@@ -489,7 +547,7 @@ static int cmd_verify(int argc, char **argv)
         msgarg[0] == '-')
         return cli_fail("verify: --message: expected a message number 1..%d",
                     CHAL_MAX_INSTANCES);
-    if (setarg && (set = tts_params_get(setarg)) == NULL)
+    if (setarg && (set = chal_set_find(setarg)) < 0)
         return cli_fail("verify: --set: unknown parameter set '%s'", setarg);
     size_t got;
     if (pinarg && (strlen(pinarg) != 64 ||
@@ -499,18 +557,18 @@ static int cmd_verify(int argc, char **argv)
     if (read_solution(solpath, dir, set, &p, sig) != ST_OK)
         return ST_ERROR;
     chal_verdict v;
-    int rc = chal_verify(dir, p, sig, (unsigned)idx, pinarg ? pin : NULL, &v,
-                         err, sizeof err);
+    int rc = chal_verify_set(dir, p, sig, (unsigned)idx, pinarg ? pin : NULL,
+                             &v, err, sizeof err);
     if (rc == CHAL_ERROR)
         return cli_fail("%s", err);
     if (rc == CHAL_VALID)
         printf("VALID: signature of %s challenge message %lu verifies under "
-               "the public key with SHA-256 %s%s\n", tts_params_name(p), idx,
+               "the public key with SHA-256 %s%s\n", chal_set_name(p), idx,
                v.pk_sha256_hex, pinarg ? " (the published value)" :
                " (compare it with the published value)");
     else
         printf("INVALID: P(signature) differs from the digest of %s "
-               "challenge message %lu\n", tts_params_name(p), idx);
+               "challenge message %lu\n", chal_set_name(p), idx);
     return rc == CHAL_VALID ? ST_OK : ST_INVALID;
 }
 
@@ -652,6 +710,7 @@ int main(int argc, char **argv)
     cli_prog = "tts-challenge";
     cli_backend_check();
     challenge_io_init();
+    challenge_sflash_init();
     if (argc < 2) {
         fputs(usage_text, stderr);
         return ST_ERROR;
