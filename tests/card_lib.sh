@@ -9,12 +9,14 @@ TTS_CARD=$top_builddir/tts-card
 HELPER=$top_builddir/tests/card_helper
 KAT=$srcdir/kat
 export TTS_CARD_DIR="$CARD_DIR"
+. "$srcdir/tests/realbin.sh"
 if ! command -v "${S51:-s51}" >/dev/null 2>&1 || [ ! -x "$TTS_CARD" ] || [ ! -x "$HELPER" ] ||
    [ ! -f "$CARD_DIR/tts-20-28.ihx" ]; then
     echo "1..0 # SKIP the 8051 card build (sdcc, s51) is not configured"
     exit 0
 fi
 [ -n "${S51:-}" ] && export TTS_S51="$S51"
+tap_real TTS_CARD HELPER
 W=$(mktemp -d "${TMPDIR:-/tmp}/tts-card-test.XXXXXX") || exit 99
 trap 'rm -rf "$W"' EXIT
 # The PIN every test key is installed with (a private file, as tts-card

@@ -21,6 +21,8 @@ tap_abs() {
     done
 }
 
+. "${srcdir:-.}/tests/realbin.sh"
+
 tap_enter() {
     dir=$(mktemp -d) || exit 99
     trap 'rm -rf "$dir"' EXIT

@@ -14,6 +14,7 @@ TC=$top_builddir/tts-challenge
 TTS=${TTS:-$top_builddir/tts}
 . "$srcdir/tests/tap_lib.sh"
 tap_abs TC TTS srcdir
+tap_real TC TTS
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99

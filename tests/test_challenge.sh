@@ -12,6 +12,7 @@ EC=${srcdir:-.}/tests/estimate_check.py
 HC=${srcdir:-.}/tests/hostile_challenge.sh
 . "${srcdir:-.}/tests/tap_lib.sh"
 tap_abs TC TTS EC HC
+tap_real TC TTS
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99

@@ -12,6 +12,7 @@ TTS=${TTS:-$top_builddir/tts}
 TC=$top_builddir/tts-challenge
 . "$srcdir/tests/tap_lib.sh"
 tap_abs TTS TC srcdir top_builddir
+tap_real TTS TC
 tap_enter
 if ! command -v python3 >/dev/null 2>&1; then
     skip "datasheets" "python3 not found"

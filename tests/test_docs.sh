@@ -9,6 +9,7 @@ set -u
 TTS=${TTS:-$top_builddir/tts}
 . "$srcdir/tests/tap_lib.sh"
 tap_abs TTS srcdir top_builddir
+tap_real TTS
 tap_enter
 
 # docs/SPEC.md section 3: the table is `tts params` (its first ten columns)

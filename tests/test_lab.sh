@@ -13,6 +13,7 @@ TTS=$top_builddir/tts
 LC=${srcdir:-.}/tests/lab_check.py
 . "${srcdir:-.}/tests/tap_lib.sh"
 tap_abs TC TTS LC
+tap_real TC TTS
 if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts-challenge or tts not found ($TC, $TTS)"
     exit 99

@@ -11,6 +11,7 @@ ICOUNT=$top_builddir/icount
 TTS=${TTS:-$top_builddir/tts}
 . "$srcdir/tests/tap_lib.sh"
 tap_abs SPEED ICOUNT TTS srcdir top_builddir
+tap_real SPEED ICOUNT TTS
 tap_enter
 
 run 0 "tts-speed -r 10 TTS(16,22) TTS(20,28)" "$SPEED" -r 10 "TTS(16,22)" "TTS(20,28)"

@@ -13,6 +13,7 @@ TC=$top_builddir/tts-challenge
 ST=$top_builddir/tests/sflash_tool
 . "$srcdir/tests/tap_lib.sh"
 tap_abs TC ST srcdir
+tap_real TC ST
 if [ ! -x "$TC" ]; then
     echo "not ok 1 - tts-challenge not found ($TC)"
     exit 99

@@ -9,6 +9,7 @@ set -u
 TTS=${TTS:-./tts}
 . "$srcdir/tests/tap_lib.sh"
 tap_abs TTS srcdir
+tap_real TTS
 if [ ! -f "$TTS" ] || [ ! -x "$TTS" ]; then
     echo "not ok 1 - tts binary not found at $TTS"
     exit 99
