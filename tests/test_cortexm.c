@@ -21,6 +21,8 @@
 
 #include <tts.h>
 
+#include "device_test.h"
+
 #include "avrsim.h"
 
 #ifndef QEMU_SYSTEM_ARM
@@ -29,49 +31,6 @@
 
 #define CM_SK_ADDR 0x30000 /* cortexm/cm.ld */
 #define CM_PK_ADDR 0x32000
-
-static int failures;
-
-#define CHECK(c, ...)                                                                 \
-    do {                                                                              \
-        if (!(c)) {                                                                   \
-            failures++;                                                               \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                      \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
-    } while (0)
-
-static int unhex(const char *s, uint8_t *out, size_t max)
-{
-    size_t n = 0;
-    for (; s[0] && s[1] && s[0] != '\n' && n < max; s += 2) {
-        unsigned v;
-        if (sscanf(s, "%2x", &v) != 1)
-            return -1;
-        out[n++] = (uint8_t)v;
-    }
-    return (int)n;
-}
-
-static int kat_key(const char *path, int idx, uint8_t *pk, size_t pkb, uint8_t *sk, size_t skb)
-{
-    static char line[200000];
-    FILE *f = fopen(path, "r");
-    int count = -1, got = 0;
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f) && got < 2) {
-        if (!strncmp(line, "count = ", 8))
-            count = atoi(line + 8);
-        else if (count == idx && !strncmp(line, "pk = ", 5))
-            got += unhex(line + 5, pk, pkb) == (int)pkb;
-        else if (count == idx && !strncmp(line, "sk = ", 5))
-            got += unhex(line + 5, sk, skb) == (int)skb;
-    }
-    fclose(f);
-    return got == 2 ? 0 : -1;
-}
 
 static int put(const char *path, const uint8_t *b, size_t n)
 {
