@@ -496,8 +496,7 @@ int main(int argc, char **argv)
             printf("%lu\n", (unsigned long)ans[1] | (unsigned long)ans[2] << 8 |
                                 (unsigned long)ans[3] << 16 | (unsigned long)ans[4] << 24);
         } else {
-            avrsim_close(d.s);
-            return cli_usage("unknown subcommand '%s'", w);
+            status = cli_usage("unknown subcommand '%s'", w); /* the key wiped below */
         }
     }
     avrsim_close(d.s);
