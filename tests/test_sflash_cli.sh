@@ -4,8 +4,8 @@
 # sflash_break.h): a key made by bench/sflash (tests/sflash_tool) broken
 # from its public key alone, the forgery of a message and of a digest
 # accepted by sflash_verify; the file rules (no output over a file without
-# --force, --json); the forger's key file (0600, forge); keys with no C*- structure the attack can use refused
-# with exit 1 (a random quadratic map; a C* map with 13 outputs removed);
+# --force, --json); the forger's key file (0600, forge); keys with no C*-
+# structure the attack can use refused with exit 1 (a random quadratic map; a C* map with 13 outputs removed);
 # bad input (exit 2).
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
