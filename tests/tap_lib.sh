@@ -13,6 +13,10 @@
 #   signum SIG        the number of SIG (INT, TERM, HUP, KILL)
 #   poke FILE OFFSET OCTAL  overwrite one byte; byte FILE OFFSET its value;
 #   flip FILE OFFSET  change one byte to another value (whatever it was)
+#   tty_run CMD...    CMD with a pseudo-terminal as its standard output
+#                     (python3's pty): its status, its output in tty.out
+#   tty_refused DESC CMD...  CMD on a terminal refuses binary output: exit 2,
+#                     "terminal" said, no attack started (skipped without pty)
 
 tap_abs() {
     for v in "$@"; do
@@ -89,4 +93,38 @@ gone() {
 tap_end() {
     echo "1..$t"
     exit $fail
+}
+
+tty_run() {
+    python3 - "$@" <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+open("tty.out", "wb").write(out)
+_, st = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(st))
+PY
+}
+
+tty_refused() {
+    desc=$1
+    shift
+    if ! python3 -c 'import os, pty; os.waitstatus_to_exitcode' 2>/dev/null; then
+        skip "$desc" "python3 with pty not found"
+        return
+    fi
+    tty_run "$@"
+    st=$?
+    [ "$st" = 2 ] && grep -q "terminal" tty.out && ! grep -q "breaking" tty.out
+    check $? "$desc (exit $st)"
 }

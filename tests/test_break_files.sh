@@ -21,29 +21,6 @@ if [ ! -x "$TC" ] || [ ! -x "$TTS" ]; then
 fi
 tap_enter
 
-# tty CMD...: CMD with a terminal as its standard output (a pseudo-terminal);
-# its exit status, and what it printed in tty.out
-tty_run() {
-    python3 - "$@" <<'PY'
-import os, pty, sys
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp(sys.argv[1], sys.argv[1:])
-out = b""
-while True:
-    try:
-        d = os.read(fd, 4096)
-    except OSError:
-        break
-    if not d:
-        break
-    out += d
-open("tty.out", "wb").write(out)
-_, st = os.waitpid(pid, 0)
-sys.exit(os.waitstatus_to_exitcode(st))
-PY
-}
-
 "$TTS" keygen --params "TTS(16,22)" -o k >/dev/null 2>&1 &&
     "$TTS" keygen --params "TTS(16,22)" -o other >/dev/null 2>&1
 check $? "two TTS(16,22) key pairs"
@@ -142,6 +119,37 @@ run 1 "a random map, --solver wiedemann: no TTS structure" "$TC" break --pk rand
     --message m1 -o r.sig --solver wiedemann --json r.json --quiet
 grep -q '"attempts": 2,' r.json && grep -q "two Wiedemann sequences" err
 check $? "... after two attempts, not three (the JSON report's attempts)"
+
+# --- --pk-sha256 with --pk: checked before the attack ---------------------------
+fpin=$(sha256sum k.pub | cut -c1-64)
+kpin=$("$TC" break --pk k.pub --message m1 -o p0.sig --json p0.json --quiet >/dev/null 2>&1 &&
+    sed -n 's/.*"pk_sha256": "\([0-9a-f]*\)".*/\1/p' p0.json)
+run 0 "break --pk --pk-sha256 of the key file: the break runs" \
+    "$TC" break --pk k.pub --message m1 -o p1.sig --pk-sha256 "$fpin" --quiet
+run 0 "break --pk --pk-sha256 of the public key it holds (the report's pk_sha256)" \
+    "$TC" break --pk k.pub --message m1 -o p2.sig --pk-sha256 "$kpin" --quiet
+run 2 "break --pk --pk-sha256 of another key: exit 2" \
+    "$TC" break --pk k.pub --message m1 -o p3.sig --pk-sha256 "$(sha256sum other.pub | cut -c1-64)"
+! grep -q "breaking" err && [ ! -e p3.sig ] && grep -q "not --pk-sha256" err
+check $? "... before the attack, nothing written, the reason said"
+run 2 "break --pk --pk-sha256 zz: exit 2" \
+    "$TC" break --pk k.pub --message m1 -o p4.sig --pk-sha256 zz --quiet
+[ ! -e p4.sig ] && grep -q "64 hex digits" err
+check $? "... nothing written, the form said"
+
+# --- a message named twice: refused before the attack ---------------------------
+run 2 "break DIR --message 1 --message 1: refused" \
+    "$TC" break ch --set tts-16-22 --message 1 --message 1 -o twice
+! grep -q "breaking" err && [ ! -e twice ] && grep -q "given twice" err
+check $? "... before the attack, nothing written"
+
+# --- binary signatures never on a terminal ----------------------------------------
+tty_refused "break --pk -o - on a terminal: refused before the attack" \
+    "$TC" break --pk k.pub --message m1 -o - --quiet
+tty_refused "forge -o - on a terminal: refused" "$TC" forge --key inst.eqk --message m1 -o -
+"$TC" forge --key inst.eqk --message m1 -o - >pipe.sig 2>err
+[ $? = 0 ] && [ -s pipe.sig ]
+check $? "forge -o - into a pipe or file is written"
 
 # --- export's warning names where the secret goes ----------------------------
 printf '0123456789abcdef0123456789abcdef' >master && chmod 600 master

@@ -102,6 +102,28 @@ run 0 "--seed: a reproducible run" "$TC" break --pk k.pub --message m1 -o s1.sig
 grep -q '"seed": "30313233343536373839616263646566' s1.json
 check $? "... the report gives the seed"
 
+# --pk-sha256 with --pk: the key file's SHA-256, checked before the attack
+run 0 "break --pk --pk-sha256 of the key file" "$TC" break --pk k.pub --message m1 \
+    -o pin1.sig --pk-sha256 "$pin" --quiet
+run 2 "break --pk --pk-sha256 of another file: exit 2" "$TC" break --pk k.pub --message m1 \
+    -o pin2.sig --pk-sha256 "$(echo x | sha256sum | cut -c1-64)"
+[ ! -e pin2.sig ] && ! grep -q "breaking" err && grep -q "not --pk-sha256" err
+check $? "... before the attack, nothing written, the reason said"
+run 2 "break --pk --pk-sha256 zz: exit 2" "$TC" break --pk k.pub --message m1 -o pin3.sig \
+    --pk-sha256 zz --quiet
+[ ! -e pin3.sig ]
+check $? "... nothing written"
+
+# the forger's key from standard input is told by its header, as from a file
+"$TC" forge --key - --message m3 -o stdin.sig <k.key 2>err
+check $? "forge --key - with an SFLASH key: signed"
+run 0 "... and sflash_verify accepts it" "$ST" verify k.pub m3 stdin.sig
+
+# binary signatures never on a terminal
+tty_refused "break --pk -o - on a terminal: refused before the attack" \
+    "$TC" break --pk k.pub --message m1 -o - --quiet
+tty_refused "forge -o - on a terminal: refused" "$TC" forge --key k.key --message m3 -o -
+
 # no C*- structure: exit 1
 run 0 "a random quadratic map in the key's form" "$ST" random 3 rnd.pub
 run 1 "break refuses it (exit 1)" "$TC" break --pk rnd.pub --message m1 -o rnd.sig \
@@ -124,6 +146,10 @@ check $? "... is the SFLASH key"
 head -c 16857 k.pub >short.pub
 run 2 "a key of the wrong size named SFLASH is refused" "$TC" break --pk short.pub \
     --set "SFLASH(26,37)" --message m1 -o x.sig --quiet
+run 2 "a truncated SFLASH key without --set is refused" "$TC" break --pk short.pub \
+    --message m1 -o x.sig --quiet
+grep -q "SFLASH" err && grep -q "16857 bytes" err
+check $? "... named as neither a TTS file nor an SFLASH key, with its size"
 cp k.pub pad.pub
 poke pad.pub 16857 001
 run 2 "a key whose pad bits are set is refused" "$TC" break --pk pad.pub --message m1 \

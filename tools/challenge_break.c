@@ -107,10 +107,17 @@ static int messages(const char *cmd, brk_args *a, int plain)
         a->msgfile = a->nmsgarg ? a->msgarg[0] : NULL;
         return ST_OK;
     }
-    for (unsigned i = 0; i < a->nmsgarg; i++)
+    for (unsigned i = 0; i < a->nmsgarg; i++) {
         if (parse_unsigned(a->msgarg[i], 1, CHAL_MAX_INSTANCES, "--message",
-                           &a->msgs[a->nmsg++]) != ST_OK)
+                           &a->msgs[a->nmsg]) != ST_OK)
             return ST_ERROR;
+        /* each forgery is one file: a message named twice would be
+         * written twice, the second refused as an existing output */
+        for (unsigned j = 0; j < a->nmsg; j++)
+            if (a->msgs[j] == a->msgs[a->nmsg])
+                return cli_fail("%s: --message %u given twice", cmd, a->msgs[j]);
+        a->nmsg++;
+    }
     return ST_OK;
 }
 
@@ -170,19 +177,6 @@ static int write_key(const char *path, const chal_eqkey *k, int force)
         return cli_fail("no memory");
     chal_eqkey_encode(buf, k);
     return challenge_write_secret(path, buf, len, force);
-}
-
-static int read_key(const char *path, chal_eqkey *k)
-{
-    uint8_t *buf;
-    size_t len;
-    char err[512];
-    if (ttsfile_read_raw(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &buf, &len, err,
-                         sizeof err) != TTSFILE_OK)
-        return cli_fail("%s", err);
-    int r = chal_eqkey_decode(k, buf, len, err, sizeof err);
-    fileio_free(buf, len);
-    return r == CHAL_OK ? ST_OK : cli_fail("%s: %s", path, err);
 }
 
 /* ---- output ---- */
@@ -445,6 +439,30 @@ static int parse_pin(const char *cmd, const char *arg, uint8_t pin[32])
     return ST_OK;
 }
 
+/* break --pk FILE --pk-sha256 HEX, before the attack: HEX is the SHA-256
+ * of FILE's bytes, or (TTS) of the public key the file holds, the
+ * pk_sha256 of a manifest and of the --json report. */
+static int pin_file(const char *path, const uint8_t pin[32], const uint8_t *pk, size_t pklen)
+{
+    uint8_t h[32], *buf;
+    size_t len;
+    char err[512];
+    if (pk) {
+        crypto_hash_sha256(h, pk, pklen);
+        if (sodium_memcmp(h, pin, 32) == 0)
+            return ST_OK;
+    }
+    if (strcmp(path, "-") != 0 &&
+        fileio_read(path, TTSFILE_MAX_BYTES, 0, &buf, &len, NULL, err, sizeof err) == FILEIO_OK) {
+        crypto_hash_sha256(h, buf, len);
+        fileio_free(buf, len);
+        if (sodium_memcmp(h, pin, 32) == 0)
+            return ST_OK;
+    }
+    return cli_fail("break: the SHA-256 of %s (and of the public key it holds) is not "
+                    "--pk-sha256: no attack run", path);
+}
+
 int cmd_break(int argc, char **argv)
 {
     brk_args a;
@@ -455,16 +473,20 @@ int cmd_break(int argc, char **argv)
     if (!k)
         return cli_fail("no memory");
     int rc = ST_ERROR;
-    if (a.pk && sflash_pk_file(a.pk, a.set)) {
+    uint8_t pkpin[32];
+    if (a.pk && a.pin && parse_pin("break", a.pin, pkpin) != ST_OK)
+        rc = ST_ERROR;
+    else if (a.pk && (a.dir || a.nmsg))
+        rc = cli_fail("break: --pk takes no challenge folder");
+    else if (a.pk && cli_binary_out(a.out, NULL) != ST_OK)
+        rc = ST_ERROR;
+    else if (a.pk && sflash_pk_file(a.pk, a.set)) {
         sflash_cli sa = {"break", a.pk, a.digest, a.msgfile, a.out, a.keyout, a.seed, a.json,
                          a.force, a.quiet};
-        rc = a.dir || a.nmsg ? cli_fail("break: --pk takes no challenge folder")
-                             : sflash_break_pk(&sa);
+        rc = sflash_break_pk(&sa, a.pin ? pkpin : NULL);
     } else if (a.pk) {
         /* a plain public key */
-        if (a.dir || a.nmsg)
-            rc = cli_fail("break: --pk takes no challenge folder");
-        else if (!a.out)
+        if (!a.out)
             rc = cli_fail("break: --pk needs -o SIG");
         else if (check_out(a.out, a.force) == ST_OK &&
                  challenge_check_key_out("break", a.keyout) == ST_OK &&
@@ -476,9 +498,10 @@ int cmd_break(int argc, char **argv)
             char err[512];
             if (ttsfile_read(a.pk, TTS_FILE_PUBLIC_KEY, &p, &pk, &len, err, sizeof err) !=
                 TTSFILE_OK)
-                rc = cli_fail("%s", err);
+                rc = sflash_not_tts(a.pk, err);
             else {
-                if (read_digest("break", &a, p, digest) == ST_OK &&
+                if ((!a.pin || pin_file(a.pk, pkpin, pk, len) == ST_OK) &&
+                    read_digest("break", &a, p, digest) == ST_OK &&
                     (rc = run_break(&a, p, pk, k)) == ST_OK) {
                     rc = forge_one(&a, k, digest);
                 } else if (rc != ST_INVALID)
@@ -553,31 +576,39 @@ int cmd_forge(int argc, char **argv)
                     "or forge --key FILE DIR --message I -o OUTDIR");
     if (!a.out)
         return cli_fail("forge: -o is required");
-    if (sflash_key_file(a.key)) {
-        uint8_t pin[32];
-        sflash_cli sa = {"forge", a.key, a.digest, a.msgfile, a.out, NULL, NULL, NULL,
-                         a.force, a.quiet};
-        if (a.dir)
-            return cli_fail("forge: an SFLASH key signs a message or a digest, not a challenge "
-                            "folder");
-        if (a.pin && parse_pin("forge", a.pin, pin) != ST_OK)
-            return ST_ERROR;
-        return sflash_forge_key(&sa, a.pin ? pin : NULL);
-    }
-    chal_eqkey *k = malloc(sizeof *k);
-    if (!k)
-        return cli_fail("no memory");
-    int rc = ST_ERROR;
     uint8_t pin[32];
     if (a.pin && parse_pin("forge", a.pin, pin) != ST_OK)
-        rc = ST_ERROR;
+        return ST_ERROR;
+    if (!a.dir && cli_binary_out(a.out, NULL) != ST_OK)
+        return ST_ERROR;
+    /* the key read once (standard input too), then told by its header */
+    uint8_t *kb;
+    size_t kl;
+    char err[512];
+    if (ttsfile_read_raw(a.key, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &kb, &kl, err,
+                         sizeof err) != TTSFILE_OK)
+        return cli_fail("%s", err);
+    if (sflash_key_bytes(kb, kl)) {
+        sflash_cli sa = {"forge", a.key, a.digest, a.msgfile, a.out, NULL, NULL, NULL,
+                         a.force, a.quiet};
+        int r = a.dir ? cli_fail("forge: an SFLASH key signs a message or a digest, not a "
+                                 "challenge folder")
+                      : sflash_forge_key(&sa, kb, kl, a.pin ? pin : NULL);
+        fileio_free(kb, kl);
+        return r;
+    }
+    chal_eqkey *k = malloc(sizeof *k);
+    int rc = ST_ERROR;
+    if (!k)
+        rc = cli_fail("no memory");
+    else if (chal_eqkey_decode(k, kb, kl, err, sizeof err) != CHAL_OK)
+        rc = cli_fail("%s: %s", a.key, err);
     else if (a.dir) {
         if (!a.nmsg)
             rc = cli_fail("forge: with DIR, give --message I");
-        else if (read_key(a.key, k) == ST_OK &&
-                 plan_messages("forge", &a, chal_set_of(k->p), a.pin ? pin : NULL) == ST_OK)
+        else if (plan_messages("forge", &a, chal_set_of(k->p), a.pin ? pin : NULL) == ST_OK)
             rc = sign_messages(&a, k, k->p, a.dir, a.pin ? pin : NULL);
-    } else if (check_out(a.out, a.force) == ST_OK && read_key(a.key, k) == ST_OK) {
+    } else if (check_out(a.out, a.force) == ST_OK) {
         uint8_t digest[TTS_MAX_M], h[32];
         crypto_hash_sha256(h, k->pk, tts_pk_bytes(k->p));
         if (a.pin && memcmp(h, pin, 32) != 0)
@@ -586,7 +617,9 @@ int cmd_forge(int argc, char **argv)
         else if (read_digest("forge", &a, k->p, digest) == ST_OK)
             rc = forge_one(&a, k, digest);
     }
-    sodium_memzero(k, sizeof *k);
+    if (k)
+        sodium_memzero(k, sizeof *k);
     free(k);
+    fileio_free(kb, kl);
     return rc;
 }

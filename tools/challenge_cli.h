@@ -41,7 +41,11 @@ typedef struct {
 /* 1 if break --pk path (with --set, if given) names an SFLASH key: the set
  * SFLASH(26,37), or no set and a file of exactly the key's 16,858 bytes. */
 int sflash_pk_file(const char *path, const char *set);
-int sflash_break_pk(const sflash_cli *a);
+int sflash_break_pk(const sflash_cli *a, const uint8_t *pin);
+/* The error of a --pk file that is no TTS public key file (tts_err, the
+ * TTS reader's): a file within 64 bytes of an SFLASH key's size is named
+ * as neither. ST_ERROR. */
+int sflash_not_tts(const char *path, const char *tts_err);
 /* break DIR on the SFLASH instance: the key from DIR's public key, the
  * forgeries of messages msgs into a->out (a folder, checked before). */
 int sflash_break_dir(const sflash_cli *a, const char *dir, const unsigned *msgs,
@@ -51,11 +55,11 @@ void challenge_sig_path(char *path, size_t len, const char *outdir, int set, uns
 /* Gives the challenge library bench/sflash's key generation and hash
  * (a build with OpenSSL), so that SFLASH instances can be issued. */
 void challenge_sflash_init(void);
-/* 1 if path holds an SFLASH forger's key (its "TTSCSK01" header). */
-int sflash_key_file(const char *path);
-/* forge --key on such a key: the digest or message into a->out (pin: the
- * public key's SHA-256, or NULL). */
-int sflash_forge_key(const sflash_cli *a, const uint8_t *pin);
+/* 1 if buf holds an SFLASH forger's key (its "TTSCSK01" header). */
+int sflash_key_bytes(const uint8_t *buf, size_t len);
+/* forge --key on such a key, read into buf (pin: the public key's SHA-256,
+ * or NULL): the digest or message into a->out. */
+int sflash_forge_key(const sflash_cli *a, const uint8_t *buf, size_t len, const uint8_t *pin);
 /* buf (len bytes, heap) written to path with mode 0600 by the file rules,
  * then wiped and freed: ST_OK or ST_ERROR. */
 int challenge_write_secret(const char *path, uint8_t *buf, size_t len, int force);

@@ -142,29 +142,36 @@ static int forge_one(const sflash_cli *a, const chal_sflash_key *k,
                : cli_fail("%s", err);
 }
 
-int sflash_key_file(const char *path)
+int sflash_key_bytes(const uint8_t *buf, size_t len)
+{
+    return len >= 8 && memcmp(buf, "TTSCSK01", 8) == 0;
+}
+
+int sflash_not_tts(const char *path, const char *tts_err)
 {
     uint8_t *buf;
     size_t len;
-    /* standard input is read once, by the TTS key's reader */
-    if (strcmp(path, "-") == 0 ||
-        ttsfile_read_raw(path, TTSFILE_MAX_BYTES, 0, &buf, &len, NULL, 0) != TTSFILE_OK)
-        return 0;
-    int r = len >= 8 && memcmp(buf, "TTSCSK01", 8) == 0;
-    fileio_free(buf, len);
-    return r;
+    /* a file of about an SFLASH key's size that is no TTS file: say both */
+    if (strcmp(path, "-") != 0 &&
+        fileio_read(path, (size_t)CHAL_SFLASH_PK_BYTES + 1, 0, &buf, &len, NULL, NULL, 0) ==
+            FILEIO_OK) {
+        int near = len + 64 >= CHAL_SFLASH_PK_BYTES && len != CHAL_SFLASH_PK_BYTES &&
+                   (len < 5 || memcmp(buf, "TTS", 3) != 0);
+        fileio_free(buf, len);
+        if (near)
+            return cli_fail("break: %s: %zu bytes, neither a TTS public key file nor an %s "
+                            "public key (%u bytes): truncated or padded?",
+                            path, len, CHAL_SFLASH_NAME, (unsigned)CHAL_SFLASH_PK_BYTES);
+    }
+    return cli_fail("%s", tts_err);
 }
 
-int sflash_forge_key(const sflash_cli *a, const uint8_t *pin)
+int sflash_forge_key(const sflash_cli *a, const uint8_t *buf, size_t len, const uint8_t *pin)
 {
-    uint8_t *buf, d[CHAL_SFLASH_DIGEST_BYTES];
-    size_t len;
+    uint8_t d[CHAL_SFLASH_DIGEST_BYTES];
     char err[512];
     if (check_out(a->out, a->force) != ST_OK)
         return ST_ERROR;
-    if (ttsfile_read_raw(a->pk, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &buf, &len, err,
-                         sizeof err) != TTSFILE_OK)
-        return cli_fail("%s", err);
     chal_sflash_key *k = malloc(sizeof *k);
     int rc = ST_ERROR;
     if (!k)
@@ -187,7 +194,6 @@ int sflash_forge_key(const sflash_cli *a, const uint8_t *pin)
     if (k)
         sodium_memzero(k, sizeof *k);
     free(k);
-    fileio_free(buf, len);
     return rc;
 }
 
@@ -254,7 +260,7 @@ static int check_outputs(const sflash_cli *a)
                ? ST_ERROR : ST_OK;
 }
 
-int sflash_break_pk(const sflash_cli *a)
+int sflash_break_pk(const sflash_cli *a, const uint8_t *pin)
 {
     uint8_t d[CHAL_SFLASH_DIGEST_BYTES];
     char err[512];
@@ -269,6 +275,12 @@ int sflash_break_pk(const sflash_cli *a)
     if (fileio_read(a->pk, (size_t)CHAL_SFLASH_PK_BYTES + 1, 0, &pk, &len, NULL, err,
                     sizeof err) != FILEIO_OK)
         return cli_fail("break: %s", err);
+    uint8_t h[32];
+    crypto_hash_sha256(h, pk, len);
+    if (pin && sodium_memcmp(h, pin, 32) != 0) {
+        fileio_free(pk, len);
+        return cli_fail("break: the SHA-256 of %s is not --pk-sha256: no attack run", a->pk);
+    }
     chal_sflash_key *k = malloc(sizeof *k);
     int rc = k ? recover(a, pk, len, k) : cli_fail("no memory");
     if (rc == ST_OK)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The tools' command-line helpers: tools/cli.h. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -28,6 +30,14 @@ int cli_fail(const char *fmt, ...)
     vsay(fmt, ap);
     va_end(ap);
     return ST_ERROR;
+}
+
+int cli_binary_out(const char *path, const char *hint)
+{
+    if (path && strcmp(path, "-") == 0 && isatty(STDOUT_FILENO))
+        return cli_fail("refusing to write binary data to a terminal; use -o FILE%s%s",
+                        hint ? " " : "", hint ? hint : "");
+    return ST_OK;
 }
 
 int cli_usage(const char *fmt, ...)

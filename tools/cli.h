@@ -53,6 +53,11 @@ int cli_parse(int argc, char **argv, const cli_opt *opts);
  * none; "--" ends the options), or -1 after a usage message. */
 int cli_parse_head(int argc, char **argv, const cli_opt *opts);
 
+/* A binary output named "-" is refused when standard output is a
+ * terminal (unreadable bytes that can upset it): ST_OK, or ST_ERROR after
+ * the message ("use -o FILE", and the hint, if any). */
+int cli_binary_out(const char *path, const char *hint);
+
 /* Warn on stderr when $TTS_BACKEND names no backend this build runs on
  * this CPU (the library then picks the best one itself). */
 void cli_backend_check(void);

@@ -105,10 +105,7 @@ static int check_output(const char *path, int armor, int force,
             return cli_fail("%s: the output is the input %s; refusing to "
                         "overwrite it", path, inputs[i]);
     /* Binary bytes on a terminal are unreadable and can upset it. */
-    if (strcmp(path, "-") == 0 && !armor && isatty(STDOUT_FILENO))
-        return cli_fail("refusing to write binary data to a terminal; use -o "
-                    "FILE or --armor");
-    return ST_OK;
+    return armor ? ST_OK : cli_binary_out(path, "or --armor");
 }
 
 static int save(const char *path, int kind, const tts_params *p,
