@@ -237,6 +237,20 @@ assert [i["bytes"] for i in d["inputs"]] == [90, 20480, 12288, 12288, 6144]
 assert all(i["file"] is None for i in d["inputs"])
 PY
 
+"$BENCH" passport --suite Ed25519 --runs 1 --json - >so.json 2>so.err
+check $? "--json -: the report on standard output"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' so.json 2>err &&
+    grep -q "Ed25519" so.err
+check $? "... standard output holds the JSON report alone, the text went to standard error"
+"$BENCH" passport --suite Ed25519 --runs 1 --csv - >so.csv 2>so.err &&
+    ! grep -q "^# cpu: .*cores" so.csv && grep -q "^# cpu: .*cores" so.err &&
+    grep -q "^# mode: passport" so.csv
+check $? "--csv -: standard output holds the CSV report alone"
+run 2 "--json - --csv -: one report on standard output, refused" \
+    "$BENCH" passport --suite Ed25519 --runs 1 --json - --csv -
+grep -q "one report on standard output" err
+check $? "... saying why"
+
 run 0 "--hash sha512" "$BENCH" passport --suite Ed25519 --runs 1 --hash sha512 --json h.json
 pycheck "--hash sha512: the JSON says so, the SOD holds 64-byte hashes" "$SCHEMA" h.json <<"PY"
 import json, sys

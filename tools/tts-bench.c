@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "harness.h"
@@ -71,14 +72,40 @@ static int io_rc(int rc)
                                                     : BENCH_IO_ERROR;
 }
 
+/* A report on standard output ("-") has it to itself: the text report
+ * goes to standard error from the claim on (standard output's descriptor
+ * kept in report_fd, put back only while a report is written), and a
+ * second report on "-" is refused. */
+static int report_fd = -1;
+
 static int io_claim(const char *path, int force, char *err, size_t errlen)
 {
+    if (strcmp(path, "-") == 0) {
+        if (report_fd >= 0) {
+            snprintf(err, errlen, "one report on standard output: --json - and --csv - "
+                                  "both name it");
+            return BENCH_IO_ERROR;
+        }
+        fflush(stdout);
+        if ((report_fd = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            snprintf(err, errlen, "cannot move the text report to standard error: %s",
+                     strerror(errno));
+            return BENCH_IO_ERROR;
+        }
+    }
     return io_rc(fileio_claim_output(path, force ? FILEIO_FORCE : 0, err, errlen));
 }
 
 static int io_close(FILE *f, int force, int discard, char *err, size_t errlen)
 {
-    return io_rc(fileio_stream_close(f, force ? FILEIO_FORCE : 0, discard, err, errlen));
+    if (report_fd >= 0) {
+        fflush(stdout);
+        dup2(report_fd, STDOUT_FILENO);
+    }
+    int rc = io_rc(fileio_stream_close(f, force ? FILEIO_FORCE : 0, discard, err, errlen));
+    if (report_fd >= 0)
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+    return rc;
 }
 
 /* gnuplot runs in a temporary folder on copies of the script and data;
