@@ -19,9 +19,9 @@ if [ "${SANITIZED:-no}" = yes ]; then
     skip "the Python binding" "a sanitized libtts cannot be loaded into python3"
     tap_end
 fi
-export LIBTTS_LIBRARY="$lib" TTS KAT="$srcdir/kat"
+export LIBTTS_LIBRARY="$lib" TTS KAT="$srcdir/kat" SRCDIR="$srcdir"
 PYTHONPATH="$srcdir/python" python3 -m unittest discover -s "$srcdir/python/tests" >out 2>err
-check $? "python/tests: the binding against tts, the KAT entry 0 of every set, the codec byte for byte"
+check $? "python/tests: the binding against tts, the KATs, hashlib and tts.h; its errors, hints and docstrings"
 diag err | tail -n 3
 # (the distribution's python3, whose setuptools and wheel the install uses)
 syspy=/usr/bin/python3
