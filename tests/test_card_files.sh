@@ -124,13 +124,19 @@ say $? "two objects to standard output: refused"
 
 # tty CMD...: CMD on a pseudo-terminal (standard input and output); its
 # output in tty.out; with PIN_INT, SIGINT once it has prompted "PIN: ",
-# and tty.echo says whether echo was on after it ended
+# and tty.echo says whether echo was on after it ended; with PIN_IGN the
+# tool starts with SIGINT and SIGHUP ignored (as under nohup), and with
+# PIN_TYPE that line is typed after the SIGINT
 tty_run() {
     python3 - "$@" <<'PY'
 import os, signal, sys, termios, time
 m, s = os.openpty()
 pid = os.fork()
 if pid == 0:
+    # the test's own start may have SIGINT ignored (a background job of a
+    # shell, nohup): the tool is started as from a terminal, with it default
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN if os.environ.get("PIN_IGN") else signal.SIG_DFL)
     os.setsid()
     os.close(m)
     for fd in (0, 1, 2):
@@ -154,6 +160,9 @@ while time.time() < deadline:
         time.sleep(0.2)
         os.kill(pid, signal.SIGINT)
         sent = True
+        if os.environ.get("PIN_TYPE"):
+            time.sleep(0.2)
+            os.write(m, os.environ["PIN_TYPE"].encode() + b"\n")
     done, st = os.waitpid(pid, os.WNOHANG)
     if done:
         break
@@ -177,6 +186,11 @@ if python3 -c 'import os, pty, termios; os.waitstatus_to_exitcode' 2>/dev/null; 
     st=$?
     [ $st = 130 ] && [ "$(cat "$W/tty.echo")" = on ]
     say $? "SIGINT at the PIN prompt: the tool dies of it (exit $st) and the terminal echoes again"
+    PIN_INT=1 PIN_IGN=1 PIN_TYPE=2468 tty_run "$TTS_CARD" $P --pin - verify
+    st=$?
+    # the line reaches the card: a fresh card has no PIN to verify (6985)
+    [ $st = 1 ] && grep -q '6985' "$W/tty.out" && [ "$(cat "$W/tty.echo")" = on ]
+    say $? "SIGINT at the PIN prompt of a tool started with it ignored: it stays ignored, the PIN typed after it goes to the card (exit $st)"
 else
     say 0 "sign -o - on a terminal # SKIP python3 with pty and termios not found"
     say 0 "SIGINT at the PIN prompt # SKIP python3 with pty and termios not found"

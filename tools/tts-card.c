@@ -270,8 +270,12 @@ static size_t read_pin_line(char *line, size_t cap)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = pin_signal;
         sigemptyset(&sa.sa_mask);
+        /* a signal the caller ignores (nohup, a background job) stays
+         * ignored: the prompt then waits for its line */
         for (int k = 0; k < 3; k++)
-            sigaction(pin_sigs[k], &sa, &pin_old[k]);
+            if (sigaction(pin_sigs[k], NULL, &pin_old[k]) == 0 &&
+                pin_old[k].sa_handler != SIG_IGN)
+                sigaction(pin_sigs[k], &sa, NULL);
         fputs("PIN: ", stderr);
         t1 = pin_tty;
         t1.c_lflag &= ~(tcflag_t)ECHO;
