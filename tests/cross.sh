@@ -15,7 +15,7 @@
 # qemu-ARCH on the real binary (see qprefix below), and the shell tests
 # are run with top_builddir pointing there, the Check suites through it.
 #
-# Runs: the Check suites (test_field, test_params, test_scheme,
+# Runs: the Check suites (test_field, test_params, test_scheme, test_api,
 # test_backends, test_sflash), test_gen.sh, test_kat.sh (the first 10
 # entries of all eight sets byte for byte for every backend the
 # architecture has, and the full 100-entry files against kat/SHA256SUMS),
@@ -99,7 +99,7 @@ fi
 sed -n '/libtts .*/,$p' "$work/build/configure.out"
 
 step "build (library, tools, tests)"
-check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_backends tests/test_file tests/test_fileio tests/test_sflash tests/test_challenge_lib tests/test_break tests/test_ref_alone"
+check_progs="tests/test_field tests/test_params tests/test_scheme tests/test_api tests/test_backends tests/test_file tests/test_fileio tests/test_sflash tests/test_challenge_lib tests/test_break tests/test_ref_alone"
 (cd "$work/build" && make -j"$jobs" >make.out 2>&1 && make -j"$jobs" $check_progs >>make.out 2>&1) ||
     { tail -40 "$work/build/make.out"; die "build failed"; }
 
