@@ -205,6 +205,11 @@ TTS_API int tts_card_stream_key(const tts_params *p, uint8_t key[32], const uint
  * compare it with the header it was compiled against). */
 TTS_API const char *tts_version(void);
 
+/* TTS_BROKEN_NOTE as the library was built with it: the one sentence every
+ * tool, report and binding prints about the schemes (bindings take it
+ * from here rather than copying it). */
+TTS_API const char *tts_broken_note(void);
+
 /* A static English description of a TTS_E* code. */
 TTS_API const char *tts_strerror(int code);
 

@@ -106,6 +106,8 @@ unsigned tts_params_coeffs(const tts_params *p) { return tts_params_ok(p) ? p->c
 
 const char *tts_version(void) { return TTS_VERSION_STRING; }
 
+const char *tts_broken_note(void) { return TTS_BROKEN_NOTE; }
+
 const char *tts_strerror(int code)
 {
     switch (code) {

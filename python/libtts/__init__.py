@@ -41,15 +41,6 @@ __all__ = ["TTSError", "Params", "params", "all_params", "keypair", "sign",
            "sk_check", "pk_from_sk", "encode_file", "decode_file", "backend",
            "version", "BROKEN", "PUBLIC_KEY", "SECRET_KEY", "SIGNATURE", "ARMOR"]
 
-BROKEN = ("TTS and SFLASH are broken: tts-challenge break recovers an equivalent "
-          "TTS key from the public key alone by linear algebra in seconds to "
-          "minutes (TTS(36,50): minutes on two cores), and forges SFLASH "
-          "signatures from the public key alone in under a second (the "
-          "Dubois-Fouque-Shamir-Stern attack, CRYPTO 2007); neither may protect "
-          "anything.")
-"""The one sentence libtts says about its schemes (TTS_BROKEN_NOTE of tts.h,
-printed by tts --version; the library has no function that returns it)."""
-
 PUBLIC_KEY = ord("P")
 """The kind of a public key file (TTS_FILE_PUBLIC_KEY of tts_file.h)."""
 SECRET_KEY = ord("S")
@@ -119,6 +110,11 @@ _decode = _fn("tts_file_decode", _I, _B, _Z, _I, ctypes.c_uint,
 _free = _fn("tts_file_free", None, ctypes.c_void_p, _Z)
 _backend = _fn("tts_backend", _B)
 _version = _fn("tts_version", _B)
+_broken = _fn("tts_broken_note", _B)
+
+BROKEN = str(_broken().decode())
+"""The one sentence libtts says about its schemes (tts_broken_note(), the
+TTS_BROKEN_NOTE of tts.h, printed by tts --version)."""
 
 
 class TTSError(Exception):
