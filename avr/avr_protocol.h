@@ -7,7 +7,7 @@
  * the host driver (simavr) serves. The firmware polls AVR_IO_AVAIL until
  * it reads 1, then reads one command byte from AVR_IO_IN; it writes its
  * answer bytes to AVR_IO_OUT. A board would put a UART behind the same
- * three calls (avr/io.h); the commands and the cycles they take do not
+ * three calls (avr/io.c); the commands and the cycles they take do not
  * change.
  *
  * A command is its code byte and its arguments; an answer is a status
