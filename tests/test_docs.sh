@@ -152,4 +152,25 @@ grep -rn -i -E 'issue [0-9]|issue #[0-9]|closing note|/work/|/home/[a-z]' $docs 
 [ ! -s hits ]
 check $? "README, docs/ and the man pages name no issue, closing note or machine path"
 diag hits
+
+# the README's first commands, run with every program they call faked (a
+# log of its arguments): npm is installed only where it is missing, so
+# that a machine with NodeSource's Node.js (whose nodejs conflicts with
+# Debian's npm) and one without Node.js both get through
+awk '/^```sh$/ { n++; next } n == 1 && /^```$/ { exit } n == 1' "$srcdir/README.md" >first.sh
+mkdir fake && : >fake/log
+for p in apt-get sh autoreconf make npm; do
+    printf '#!/bin/sh\necho "${0##*/} $*" >>"%s/fake/log"\n' "$(pwd)" >"fake/$p"
+    chmod +x "fake/$p"
+done
+cp fake/make configure
+PATH=$(pwd)/fake /bin/sh first.sh >/dev/null 2>&1
+cp fake/log err
+grep -q '^apt-get install' fake/log && ! grep -q '^apt-get install.* npm\( \|$\)' fake/log
+check $? "README's first command, npm present: apt-get is not asked for npm"
+rm fake/npm && : >fake/log
+PATH=$(pwd)/fake /bin/sh first.sh >/dev/null 2>&1
+cp fake/log err
+grep -q '^apt-get install.* npm\( \|$\)' fake/log && grep -q '^make demo' fake/log
+check $? "README's first command, npm missing: apt-get installs it, and the build goes on"
 tap_end
