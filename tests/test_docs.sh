@@ -153,6 +153,18 @@ grep -rn -i -E 'issue [0-9]|issue #[0-9]|closing note|/work/|/home/[a-z]' $docs 
 check $? "README, docs/ and the man pages name no issue, closing note or machine path"
 diag hits
 
+# docs/PERFORMANCE.md's tts-speed samples are as tts-speed prints them:
+# its header line, and data lines of backend, set, operation, four cycle
+# counts and the microseconds (no elided line)
+SPEED=$top_builddir/tts-speed
+tap_real SPEED
+"$SPEED" -r 10 -b ref "TTS(16,22)" 2>err | sed -n 2p >speed.hdr
+grep -E '^(gfni|avx2|swar|ref|neon) +TTS\(' "$srcdir/docs/PERFORMANCE.md" >speed.rows
+grep -E '^backend +set +op ' "$srcdir/docs/PERFORMANCE.md" | sort -u >doc.hdr
+awk 'NF != 8 || $4 !~ /^[0-9]+$/ || $7 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/' speed.rows >bad
+[ -s speed.hdr ] && [ -s speed.rows ] && cmp -s speed.hdr doc.hdr && [ ! -s bad ]
+check $? "docs/PERFORMANCE.md: tts-speed's lines as it prints them$(test -s bad && echo " (not: $(head -n 1 bad))")"
+
 # the README's first commands, run with every program they call faked (a
 # log of its arguments): npm is installed only where it is missing, so
 # that a machine with NodeSource's Node.js (whose nodejs conflicts with
