@@ -69,7 +69,11 @@ if [ $have_gp = 1 ]; then
     check "the charts mark TTS and SFLASH broken" \
         'grep -q "^\"TTS(20,28) [a-z0-9]* (broken)\"" plots/primitives.dat &&
          grep -q "SFLASH.* (broken)" plots/primitives.dat && ! grep -q "Ed25519.*(broken)" plots/primitives.dat &&
-         grep -q "TTS([0-9,]*) (broken)" plots/files.gp'
+         grep -q "TTS([0-9,]*) (broken)" plots/files.gp &&
+         grep -q "^\"TTS(20,28) (broken) sign\"" plots/table.dat &&
+         grep -q "^\"SFLASH(26,37) (broken) sign\"" plots/table.dat &&
+         grep -q "^\"ECDSA-163 sign\"" plots/table.dat &&
+         grep -q "^set title .*TTS and SFLASH are broken" plots/table.gp'
 else
     skip "the charts mark TTS and SFLASH broken" "gnuplot missing"
 fi

@@ -81,6 +81,21 @@ else
     skip "CITATION.cff parses as YAML" "python3 with PyYAML not found"
 fi
 
+# "broken" where a user of each program looks: tts-speed's output and
+# --version, tts-genkat's --help, tts.pc's Description
+note=$("$TTS" --version | sed -n 2p)
+missing=""
+SPEED=$top_builddir/tts-speed GENKAT=$top_builddir/tts-genkat
+tap_real SPEED GENKAT
+"$SPEED" -r 10 -b ref "TTS(16,22)" 2>&1 | grep -qxF "# status: $note" || missing="$missing tts-speed"
+"$SPEED" --version | grep -qxF "$note" || missing="$missing tts-speed--version"
+if [ -x "$GENKAT" ]; then
+    "$GENKAT" --help | tr '\n' ' ' | grep -qF "$note" || missing="$missing tts-genkat--help"
+fi
+grep '^Description:' "$top_builddir/tts.pc" | grep -q 'broken' || missing="$missing tts.pc"
+[ -n "$note" ] && [ -z "$missing" ]
+check $? "\"broken\" in tts-speed's output, tts-genkat --help and tts.pc (table B's chart: test_bench)${missing:+ (missing:$missing)}"
+
 : >err
 # AUTHORS says who the libtts authors are; the README says how to cite
 grep -q 'the libtts authors' "$S/AUTHORS" 2>/dev/null &&
