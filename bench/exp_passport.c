@@ -15,34 +15,9 @@
 
 #include "passport_int.h"
 
-/* Quartiles by linear interpolation between order statistics (the
- * "type 7" of Hyndman and Fan, numpy's default): the median agrees with
- * summarize()'s. */
-static int quartiles(const uint64_t *v, size_t n, double *med, double *q1, double *q3,
-                     double *min, double *max, double *mean)
-{
-    *med = *q1 = *q3 = *min = *max = *mean = 0;
-    if (!n)
-        return 0;
-    uint64_t *w = sorted_copy(v, n);
-    if (!w)
-        return -1;
-    double at[3], sum = 0;
-    for (int k = 0; k < 3; k++) {
-        double h = (double)(n - 1) * (k + 1) / 4;
-        size_t lo = (size_t)h;
-        at[k] = (double)w[lo] + (lo + 1 < n ? (h - (double)lo) * ((double)w[lo + 1] - (double)w[lo]) : 0);
-    }
-    for (size_t i = 0; i < n; i++)
-        sum += (double)w[i];
-    *q1 = at[0], *med = at[1], *q3 = at[2];
-    *min = (double)w[0], *max = (double)w[n - 1], *mean = sum / (double)n;
-    free(w);
-    return 0;
-}
-
-#define QUARTILES(v, n, st)                                                                     \
-    quartiles(v, n, &(st).med, &(st).q1, &(st).q3, &(st).min, &(st).max, &(st).mean)
+/* The statistics of every experiment (summarize(): quartiles by linear
+ * interpolation between order statistics). */
+#define QUARTILES(v, n, st) summarize(v, n, &(st))
 
 int cmd_passport(const passport_opts *po, FILE *out, outputs *o, const char *autob)
 {

@@ -149,17 +149,20 @@ int cmd_primitives(size_t runs, int quick, int cold, outputs *o, const char *aut
                                    : "warm (each operation's runs back to back, after 3 untimed calls)");
     for (size_t i = 0; i < l.skipped.n; i++)
         printf("# skipped: %s\n", l.skipped.v[i]);
-    printf("%-18s %-9s %-6s %5s %12s %12s %12s %12s %11s %11s %11s %11s\n", "scheme", "backend",
-           "op", "runs", "med_cyc", "min_cyc", "max_cyc", "mean_cyc", "med_us", "min_us",
-           "max_us", "mean_us");
+    printf("# statistics: median, quartiles (linear interpolation between order statistics, "
+           "as passport's), min, max, mean\n");
+    printf("%-18s %-9s %-6s %5s %11s %11s %11s %11s %11s %11s %10s %10s %10s %10s %10s %10s\n",
+           "scheme", "backend", "op", "runs", "med_cyc", "q1_cyc", "q3_cyc", "min_cyc", "max_cyc",
+           "mean_cyc", "med_us", "q1_us", "q3_us", "min_us", "max_us", "mean_us");
     for (size_t i = 0; i < l.n; i++) {
         const scheme *sc = &l.v[i];
         for (int op = 0; op < N_OPS; op++) {
             const stats *c = &sc->st_cyc[op], *n = &sc->st_ns[op];
-            printf("%-18s %-9s %-6s %5zu %12.0f %12.0f %12.0f %12.0f %11.2f %11.2f %11.2f "
-                   "%11.2f\n",
-                   sc->name, sc->backend, op_names[op], sc->s[op].done, c->med, c->min, c->max,
-                   c->mean, n->med / 1e3, n->min / 1e3, n->max / 1e3, n->mean / 1e3);
+            printf("%-18s %-9s %-6s %5zu %11.0f %11.0f %11.0f %11.0f %11.0f %11.0f %10.2f %10.2f "
+                   "%10.2f %10.2f %10.2f %10.2f\n",
+                   sc->name, sc->backend, op_names[op], sc->s[op].done, c->med, c->q1, c->q3,
+                   c->min, c->max, c->mean, n->med / 1e3, n->q1 / 1e3, n->q3 / 1e3,
+                   n->min / 1e3, n->max / 1e3, n->mean / 1e3);
         }
     }
     printf("\n%-18s %-9s %8s %8s %8s\n", "scheme", "backend", "pk_B", "sk_B", "sig_B");

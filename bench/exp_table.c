@@ -108,7 +108,8 @@ static int plot_table(const char *dir, const scheme_list *l, const env *e)
         const scheme *sc = find(l, table_b[i].match);
         for (int op = 0; op < N_OPS; op++) {
             const stats *s = sc ? &sc->st_ns[op] : NULL;
-            fprintf(f, "\"%s %s\" %g ", table_b[i].name, op_names[op], table_b[i].ms[op]);
+            fprintf(f, "\"%s%s %s\" %g ", table_b[i].name, broken_mark(table_b[i].name),
+                    op_names[op], table_b[i].ms[op]);
             if (s && s->med > 0)
                 fprintf(f, "%g %g %g\n", s->med / 1e6, s->q1 / 1e6, s->q3 / 1e6);
             else
@@ -120,7 +121,8 @@ static int plot_table(const char *dir, const scheme_list *l, const env *e)
     fprintf(f, "# tts-bench table: table B published (2004) and today.\n"
                "# Data in table.dat; charts table.svg and table.png. Re-run: gnuplot table.gp\n"
                "set title \"tts-bench table: table B published (Pentium III 500 MHz, 2004) and today "
-               "(median, quartiles as error bars; %s, %s)\"\n"
+               "(median, quartiles as error bars; %s, %s)\\nTTS and SFLASH are broken: "
+               "tts-challenge break forges both from the public key alone\"\n"
                "set style data histograms\n"
                "set style histogram errorbars gap 1 lw 1\n"
                "set style fill solid 0.85 border -1\n"

@@ -58,7 +58,7 @@ extern const uint8_t bench_msg[32];
 
 typedef struct {
     double med, min, max, mean;
-    double q1, q3; /* quartiles (the median of each half) */
+    double q1, q3; /* quartiles (summarize(): linear interpolation, type 7) */
 } stats;
 
 int summarize(const uint64_t *v, size_t n, stats *s);

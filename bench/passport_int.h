@@ -133,9 +133,7 @@ typedef struct {
     int on_card; /* AA also on the card */
     const char *image;
     uint64_t *ns[PS_N], *cycles; /* per run; the card's steps NULL without it */
-    struct {
-        double med, q1, q3, min, max, mean;
-    } st[PS_N], stc;
+    stats st[PS_N], stc; /* summarize()'s */
     size_t done;
     size_t pk_bytes[3], sig_bytes, cert_bytes, sod_bytes, dg_bytes[PP_NDG], ta_bytes;
 } pp_result;

@@ -175,8 +175,8 @@ const char *broken_mark(const char *name)
 
 static void json_stats(FILE *f, const stats *s)
 {
-    fprintf(f, "{\"median\": %.1f, \"min\": %.1f, \"max\": %.1f, \"mean\": %.1f}", s->med,
-            s->min, s->max, s->mean);
+    fprintf(f, "{\"median\": %.1f, \"q1\": %.1f, \"q3\": %.1f, \"min\": %.1f, \"max\": %.1f, "
+            "\"mean\": %.1f}", s->med, s->q1, s->q3, s->min, s->max, s->mean);
 }
 
 static void json_u64s(FILE *f, const uint64_t *v, size_t n)

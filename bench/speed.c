@@ -205,7 +205,7 @@ int main(int argc, char **argv)
             fputs(usage_text, stdout);
             return 0;
         } else if (strcmp(argv[first], "--version") == 0) {
-            printf("tts-speed (libtts) %s\n", tts_version());
+            printf("tts-speed (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE);
             return 0;
         } else {
             fprintf(stderr, "tts-speed: unknown option '%s' (or a missing value)\n"
@@ -230,6 +230,7 @@ int main(int argc, char **argv)
     cpu_model(model, sizeof model);
     printf("# machine: %s; compiler: %s; cycles: %s; runs: %zu (keygen: %zu)\n", model,
            __VERSION__, CYCLE_SOURCE, runs, runs < 100 ? runs : (size_t)100);
+    printf("# status: %s\n", TTS_BROKEN_NOTE);
     if (emulated())
         printf("# emulated: an x86 /proc/cpuinfo under a non-x86 build (qemu-user?): "
                "these are emulator times, not timings of this CPU\n");

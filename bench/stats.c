@@ -31,31 +31,32 @@ uint64_t *sorted_copy(const uint64_t *v, size_t n)
     return w;
 }
 
-/* Median, min, max and mean of v[0..n-1], from a sorted copy: the
- * reports keep the samples in run order (first-run effects stay
- * visible). */
+/* Median, quartiles, min, max and mean of v[0..n-1], from a sorted copy:
+ * the reports keep the samples in run order (first-run effects stay
+ * visible). The quartiles (and the median) interpolate linearly between
+ * order statistics, at (n - 1) k / 4: the "type 7" of Hyndman and Fan,
+ * numpy's default; every experiment's statistics are these. */
 int summarize(const uint64_t *v, size_t n, stats *s)
 {
     memset(s, 0, sizeof *s);
     if (!n)
         return 0;
-    uint64_t *w = malloc(n * sizeof *w);
+    uint64_t *w = sorted_copy(v, n);
     if (!w)
         return -1;
-    memcpy(w, v, n * sizeof *w);
-    qsort(w, n, sizeof *w, cmp_u64);
-    double sum = 0;
+    double at[3], sum = 0;
+    for (int k = 0; k < 3; k++) {
+        double h = (double)(n - 1) * (k + 1) / 4;
+        size_t lo = (size_t)h;
+        at[k] = (double)w[lo] +
+                (lo + 1 < n ? (h - (double)lo) * ((double)w[lo + 1] - (double)w[lo]) : 0);
+    }
     for (size_t i = 0; i < n; i++)
         sum += (double)w[i];
+    s->q1 = at[0], s->med = at[1], s->q3 = at[2];
     s->min = (double)w[0];
     s->max = (double)w[n - 1];
-    s->med = n % 2 ? (double)w[n / 2] : ((double)w[n / 2 - 1] + (double)w[n / 2]) / 2;
     s->mean = sum / (double)n;
-    /* quartiles: medians of the lower and upper halves (Tukey's hinges) */
-    size_t h = (n + 1) / 2;
-    s->q1 = h % 2 ? (double)w[h / 2] : ((double)w[h / 2 - 1] + (double)w[h / 2]) / 2;
-    s->q3 = h % 2 ? (double)w[n - 1 - h / 2]
-                  : ((double)w[n - h / 2] + (double)w[n - 1 - h / 2]) / 2;
     free(w);
     return 0;
 }

@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* The one version source: configure.ac reads it from this line. */
-#define TTS_VERSION_STRING "0.1.0"
+#define TTS_VERSION_STRING "0.2.0"
 
 /* The one sentence every tool, report and document of libtts says about
  * the schemes it implements and measures. */

@@ -115,7 +115,8 @@ static const char usage_text[] =
     "Check the files against the committed hashes:\n"
     "  tts-genkat -d out && (cd out && sha256sum -c SRCDIR/kat/SHA256SUMS)\n"
     "or simply `make kat`. Every backend writes the same bytes.\n"
-    "exit status: 0 written, 1 a file could not be written, 2 usage error.\n";
+    "exit status: 0 written, 1 a file could not be written, 2 usage error.\n"
+    "\n" TTS_BROKEN_NOTE "\n";
 
 int main(int argc, char **argv)
 {
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
             fputs(usage_text, stdout);
             return 0;
         } else if (strcmp(argv[i], "--version") == 0) {
-            printf("tts-genkat (libtts) %s\n", tts_version());
+            printf("tts-genkat (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE);
             return 0;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "tts-genkat: unknown option '%s' (or a missing value)\n"

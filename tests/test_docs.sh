@@ -34,13 +34,13 @@ check $? "docs/SPEC.md section 11: TTS(20,28) files of $sizes bytes, the public 
 note=$("$TTS" --version | sed -n 2p)
 missing=""
 for f in README.md docs/SPEC.md docs/SECURITY.md docs/BENCH.md docs/CARD.md \
-    docs/PERFORMANCE.md tools/tts-bench.1; do
+    docs/PERFORMANCE.md tools/tts-bench.1 tools/tts-card.1 kat/tts-genkat.1 bench/tts-speed.1; do
     tr '\n' ' ' <"$srcdir/$f" | sed 's/> //g; s/\*\*//g; s/  */ /g' | grep -qF -- "$note" ||
         missing="$missing $f"
 done
 case $note in "TTS and SFLASH are broken: "*) ;; *) missing="$missing (tts --version)" ;; esac
 [ -z "$missing" ]
-check $? "the broken sentence of tts.h in README, SPEC, SECURITY, BENCH, CARD, PERFORMANCE and tts-bench(1)${missing:+ (missing in:$missing)}"
+check $? "the broken sentence of tts.h in README, SPEC, SECURITY, BENCH, CARD, PERFORMANCE, tts-bench(1), tts-card(1), tts-genkat(1) and tts-speed(1)${missing:+ (missing in:$missing)}"
 ! grep -rqi "research interest" "$srcdir/include" "$srcdir/tools" "$srcdir/bench" "$srcdir/docs" \
     "$srcdir/README.md"
 check $? "no \"research interest\" left in include, tools, bench, docs or README"
@@ -152,4 +152,37 @@ grep -rn -i -E 'issue [0-9]|issue #[0-9]|closing note|/work/|/home/[a-z]' $docs 
 [ ! -s hits ]
 check $? "README, docs/ and the man pages name no issue, closing note or machine path"
 diag hits
+
+# docs/PERFORMANCE.md's tts-speed samples are as tts-speed prints them:
+# its header line, and data lines of backend, set, operation, four cycle
+# counts and the microseconds (no elided line)
+SPEED=$top_builddir/tts-speed
+tap_real SPEED
+"$SPEED" -r 10 -b ref "TTS(16,22)" 2>err | grep '^backend ' >speed.hdr
+grep -E '^(gfni|avx2|swar|ref|neon) +TTS\(' "$srcdir/docs/PERFORMANCE.md" >speed.rows
+grep -E '^backend +set +op ' "$srcdir/docs/PERFORMANCE.md" | sort -u >doc.hdr
+awk 'NF != 8 || $4 !~ /^[0-9]+$/ || $7 !~ /^[0-9]+$/ || $8 !~ /^[0-9.]+$/' speed.rows >bad
+[ -s speed.hdr ] && [ -s speed.rows ] && cmp -s speed.hdr doc.hdr && [ ! -s bad ]
+check $? "docs/PERFORMANCE.md: tts-speed's lines as it prints them$(test -s bad && echo " (not: $(head -n 1 bad))")"
+
+# the README's first commands, run with every program they call faked (a
+# log of its arguments): npm is installed only where it is missing, so
+# that a machine with NodeSource's Node.js (whose nodejs conflicts with
+# Debian's npm) and one without Node.js both get through
+awk '/^```sh$/ { n++; next } n == 1 && /^```$/ { exit } n == 1' "$srcdir/README.md" >first.sh
+mkdir fake && : >fake/log
+for p in apt-get sh autoreconf make npm; do
+    printf '#!/bin/sh\necho "${0##*/} $*" >>"%s/fake/log"\n' "$(pwd)" >"fake/$p"
+    chmod +x "fake/$p"
+done
+cp fake/make configure
+PATH=$(pwd)/fake /bin/sh first.sh >/dev/null 2>&1
+cp fake/log err
+grep -q '^apt-get install' fake/log && ! grep -q '^apt-get install.* npm\( \|$\)' fake/log
+check $? "README's first command, npm present: apt-get is not asked for npm"
+rm fake/npm && : >fake/log
+PATH=$(pwd)/fake /bin/sh first.sh >/dev/null 2>&1
+cp fake/log err
+grep -q '^apt-get install.* npm\( \|$\)' fake/log && grep -q '^make demo' fake/log
+check $? "README's first command, npm missing: apt-get installs it, and the build goes on"
 tap_end

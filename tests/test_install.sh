@@ -6,7 +6,9 @@
 # (a key pair, a signature that the installed tts verifies and that the
 # verify example accepts, a changed message refused, the NIST API round
 # trip); the section 3 pages rendered by man without a warning, the links
-# among them resolved; the documents they cite installed beside them.
+# among them resolved, a page for every function of the headers; the link
+# pages of the source tree rendered there by man -l; the documents they
+# cite, AUTHORS, NEWS and CITATION.cff installed beside them.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$srcdir/tests/tap_lib.sh"
@@ -43,7 +45,29 @@ for pg in tts_params tts_keypair tts_sign tts_file_encode tts_backend tts_crypto
     [ $? = 0 ] && [ ! -s err ] && grep -q "^NAME" page && grep -q "RETURN VALUE" page
     check $? "man 3 $pg renders from the installed tree without a warning"
 done
-for d in SPEC.md SECURITY.md BENCH.md CARD.md PERFORMANCE.md bench-schema.json LICENSE; do
+# man 3 NAME for every function the installed headers declare: the page
+# found names it (in its NAME section: the page that describes it)
+sed -n 's/^TTS_API[^(]*[ *]\(tts_[a-z0-9_]*\)(.*/\1/p' "$R/include/tts.h" "$R/include/tts_file.h" |
+    sort -u >fns
+bad=""
+while read -r fn; do
+    LC_ALL=C.UTF-8 MANWIDTH=200 man --warnings -M "$R/share/man" 3 "$fn" >page 2>err
+    [ $? = 0 ] && [ ! -s err ] && sed -n '/^NAME/,/^SYNOPSIS/p' page | grep -qw -- "$fn" ||
+        bad="$bad $fn"
+done <fns
+[ "$(wc -l <fns)" -ge 48 ] && [ -z "$bad" ]
+check $? "man 3 NAME finds a page naming each of the $(wc -l <fns) functions of tts.h and tts_file.h${bad:+ (not:$bad)}"
+# in the source tree, a link page renders by its path (man -l)
+bad=""
+for f in "$srcdir"/man/*.3; do
+    b=$(basename "$f" .3)
+    (cd "$srcdir" && LC_ALL=C.UTF-8 MANWIDTH=200 man --warnings -l "man/$b.3") >page 2>err
+    [ $? = 0 ] && [ ! -s err ] && grep -qw -- "$b" page || bad="$bad $b"
+done
+[ -z "$bad" ]
+check $? "man -l man/NAME.3 renders every page and link in the source tree${bad:+ (not:$bad)}"
+for d in SPEC.md SECURITY.md BENCH.md CARD.md PERFORMANCE.md SFLASH.md AVR.md bench-schema.json LICENSE \
+    AUTHORS NEWS CITATION.cff; do
     [ -s "$R/share/doc/libtts/$d" ] || missing="${missing:-} $d"
 done
 [ -z "${missing:-}" ]

@@ -443,7 +443,7 @@ for h in --help help -h; do
 done
 run 0 "sign --help exits 0" "$TTS" sign --help
 run 0 "--version exits 0" "$TTS" --version
-grep -q '0\.1\.0' out
+grep -qF "$(sed -n 's/^#define TTS_VERSION_STRING "\(.*\)"$/\1/p' "$srcdir/include/tts.h")" out
 check $? "--version shows the version"
 TTS_BACKEND=ref "$TTS" --version > out 2> err && grep -q 'backend ref' out
 check $? "TTS_BACKEND=ref selects the reference backend"

@@ -207,9 +207,9 @@ static int estimate_sflash(int json, int first)
                r.total_seconds, r.unknowns, r.equations, r.rank1, r.kernel_dim, r.rel_dim);
     else
         printf("%-13s broken: no model, the attack run here: the key-only forger "
-               "(Dubois-Fouque-Shamir-Stern 2007) recovered a key in %.2f s on one core "
-               "(step 1: %zu equations in %zu unknowns over GF(128), rank %u, kernel "
-               "%u)\n",
+               "(Dubois-Fouque-Shamir-Stern 2007) recovered an equivalent key in "
+               "%.2f s on one core (step 1: %zu equations in %zu unknowns over "
+               "GF(128), rank %u, kernel %u)\n",
                CHAL_SFLASH_NAME, r.total_seconds, r.equations, r.unknowns, r.rank1,
                r.kernel_dim);
     return ST_OK;
