@@ -103,11 +103,17 @@ static void multiples(vec *tab, const vec *R, size_t nv)
     }
 }
 
-/* X ^= f R, from R's multiples */
+/* X ^= f R, from R's multiples (two vecs a turn: the loop is the break's
+ * inner loop) */
 static inline void madd(vec *X, const vec *tab, uint8_t f, size_t nv)
 {
     const vec *a = tab + (f & 15) * nv, *b = tab + (16 + (f >> 4)) * nv;
-    for (size_t j = 0; j < nv; j++)
+    size_t j = 0;
+    for (; j + 2 <= nv; j += 2) {
+        X[j] ^= a[j] ^ b[j];
+        X[j + 1] ^= a[j + 1] ^ b[j + 1];
+    }
+    if (j < nv)
         X[j] ^= a[j] ^ b[j];
 }
 
@@ -240,5 +246,72 @@ void gf128la_lincomb(uint8_t *out, const uint8_t *const *v, const uint8_t *coef,
                 for (size_t j = 0; j < nv; j++)
                     o[j] ^= s[j];
             }
+    }
+}
+
+/* the XOR of a vec's bytes */
+static uint8_t fold(vec a)
+{
+    uint64_t u;
+#if defined(__GNUC__)
+    u = a[0] ^ a[1];
+#else
+    u = a;
+#endif
+    u ^= u >> 32;
+    u ^= u >> 16;
+    u ^= u >> 8;
+    return (uint8_t)u;
+}
+
+void gf128la_matvec(uint8_t *y, const uint8_t *M, size_t rows, size_t cols, size_t stride,
+                    const uint8_t *v)
+{
+    enum { CHUNK = 256 }; /* columns a pass: the masks on the stack */
+    _Alignas(16) uint8_t mask[7][CHUNK];
+    memset(y, 0, rows);
+    for (size_t c0 = 0; c0 < cols; c0 += CHUNK) {
+        const size_t len = cols - c0 < CHUNK ? cols - c0 : CHUNK, nv = (len + VB - 1) / VB;
+        /* mask[b][t] = 0xFF where bit b of v[c0 + t] is set: eight at a
+         * time, (w >> b) & 0x01.. times 0xFF carries into no other byte */
+        memset(mask, 0, sizeof mask);
+        for (size_t t = 0; t < len; t += 8) {
+            uint64_t w = 0;
+            if (len - t >= 8)
+                memcpy(&w, v + c0 + t, 8);
+            else
+                memcpy(&w, v + c0 + t, len - t);
+            for (unsigned b = 0; b < 7; b++) {
+                uint64_t m = ((w >> b) & 0x0101010101010101ULL) * 0xFF;
+                memcpy(mask[b] + t, &m, 8);
+            }
+        }
+        const vec *mk[7];
+        for (unsigned b = 0; b < 7; b++)
+            mk[b] = (const vec *)(const void *)mask[b];
+        for (size_t i = 0; i < rows; i++) {
+            const uint8_t *row = M + i * stride + c0;
+            /* seven accumulators by name: they stay in registers */
+            vec a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, a4 = {0}, a5 = {0}, a6 = {0};
+            for (size_t j = 0; j < nv; j++) {
+                vec c = {0};
+                if (j * VB + VB <= len)
+                    memcpy(&c, row + j * VB, VB);
+                else
+                    memcpy(&c, row + j * VB, len - j * VB);
+                a0 ^= c & mk[0][j];
+                a1 ^= c & mk[1][j];
+                a2 ^= c & mk[2][j];
+                a3 ^= c & mk[3][j];
+                a4 ^= c & mk[4][j];
+                a5 ^= c & mk[5][j];
+                a6 ^= c & mk[6][j];
+            }
+            const vec acc[7] = {a0, a1, a2, a3, a4, a5, a6};
+            uint8_t h = 0; /* sum over b of x^b (the XOR of the bit-b selection) */
+            for (unsigned b = 7; b-- > 0;)
+                h = (uint8_t)(xtime(h) ^ fold(acc[b]));
+            y[i] ^= h;
+        }
     }
 }

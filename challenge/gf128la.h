@@ -29,6 +29,12 @@ uint8_t gf128la_sqrt(uint8_t a);
 /* Rank of M (rows x cols, row-major, kept). 0 and *ok = 0 if no memory. */
 size_t gf128la_rank(const uint8_t *M, size_t rows, size_t cols, int *ok);
 
+/* y = M v: M rows x cols, row i at M + i * stride (any alignment), by
+ * the bits of v: masks of v's bits, then seven masked XOR passes over
+ * each row, no products. */
+void gf128la_matvec(uint8_t *y, const uint8_t *M, size_t rows, size_t cols, size_t stride,
+                    const uint8_t *v);
+
 /* ---- rows by pointer ---- */
 
 /* Bytes of a row of cols elements: a multiple of 16. Bytes past cols are

@@ -112,8 +112,7 @@ void chal_cstar_eval(const chal_cstar_map *P, const uint8_t x[N], uint8_t *y)
     uint8_t mon[CHAL_SFLASH_MONOMIALS];
     gf128la_init();
     monomials(mon, x);
-    for (unsigned e = 0; e < P->m; e++)
-        y[e] = dot(P->coef[e], mon, CHAL_SFLASH_MONOMIALS);
+    gf128la_matvec(y, &P->coef[0][0], P->m, CHAL_SFLASH_MONOMIALS, CHAL_SFLASH_MONOMIALS, mon);
 }
 
 /* the homogeneous quadratic forms q[0..count) at x */
@@ -121,8 +120,7 @@ static void quad_eval(uint8_t *y, const uint8_t (*q)[NQ], unsigned count, const 
 {
     uint8_t pr[NQ];
     products(pr, x);
-    for (unsigned j = 0; j < count; j++)
-        y[j] = dot(q[j], pr, NQ);
+    gf128la_matvec(y, &q[0][0], count, NQ, NQ, pr);
 }
 
 /* The polar (alternating) matrix of a quadratic form: D(a, x) = a^T M x. */
@@ -663,7 +661,7 @@ int chal_sflash_forge(const chal_sflash_key *k, uint8_t x[N], const uint8_t *v,
         products(pr, w);
         unsigned j = 0;
         for (; j < N; j++)
-            if (y[j] && (z = dot(k->quad[j], pr, NQ)) != 0)
+            if (y[j] && (gf128la_matvec(&z, k->quad[j], 1, NQ, NQ, pr), z))
                 break;
         if (j == N)
             continue;

@@ -593,6 +593,32 @@ START_TEST(gf128_lincomb)
 }
 END_TEST
 
+/* y = M v by the bits of v, across its 256-column passes, with rows at
+ * an odd stride (unaligned), against sums of sflash_kmul products */
+START_TEST(gf128_matvec)
+{
+    static const unsigned shape[][3] = {{26, 741, 741}, {3, 703, 705}, {1, 20, 20}, {4, 256, 259}};
+    gf128la_init();
+    for (size_t s = 0; s < sizeof shape / sizeof shape[0]; s++) {
+        unsigned rows = shape[s][0], cols = shape[s][1], stride = shape[s][2];
+        uint8_t *M = malloc((size_t)rows * stride), *v = malloc(cols), y[32];
+        random_elements(M, (size_t)rows * stride);
+        random_elements(v, cols);
+        v[0] = 0;
+        v[cols - 1] = 127;
+        gf128la_matvec(y, M, rows, cols, stride, v);
+        for (unsigned i = 0; i < rows; i++) {
+            uint8_t e = 0;
+            for (unsigned j = 0; j < cols; j++)
+                e ^= sflash_kmul(M[(size_t)i * stride + j], v[j]);
+            ck_assert_msg(y[i] == e, "shape %zu row %u: %u, expected %u", s, i, y[i], e);
+        }
+        free(M);
+        free(v);
+    }
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     uint8_t pk[SFLASH_PK_BYTES] = {0};
@@ -632,6 +658,7 @@ int main(void)
     tcase_add_test(tc, small_batches);
     tcase_add_test(tc, gf128_echelon_kernel);
     tcase_add_test(tc, gf128_lincomb);
+    tcase_add_test(tc, gf128_matvec);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
