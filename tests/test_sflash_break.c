@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -619,6 +621,36 @@ START_TEST(gf128_matvec)
 }
 END_TEST
 
+/* Without memory for step 1's system (the address space limited to 1 MB
+ * above what the test uses, in the test's own forked process): CHAL_ERROR,
+ * the step named in the reason. */
+START_TEST(no_memory)
+{
+    uint8_t seed[32], pk[SFLASH_PK_BYTES], sk[SFLASH_SK_BYTES];
+    char err[256];
+    static chal_cstar_map P;
+    const char *fork = getenv("CK_FORK");
+    if (fork && strcmp(fork, "no") == 0)
+        return; /* the limit would stay on the other tests */
+    seed_of(seed, 6, 0xA5);
+    ck_assert_int_eq(sflash_keypair(pk, sk, seed), 0);
+    ck_assert_int_eq(chal_sflash_pk_decode(&P, pk, sizeof pk, err, sizeof err), CHAL_OK);
+    chal_sflash_key *k = key_alloc();
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return; /* no /proc: not Linux */
+    ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 20);
+    struct rlimit rl = {cap, cap};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    ck_assert_int_eq(chal_sflash_break(&P, NULL, k, NULL, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "no memory (step 1, multiplication)") != NULL, "%s", err);
+    free(k);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     uint8_t pk[SFLASH_PK_BYTES] = {0};
@@ -659,6 +691,7 @@ int main(void)
     tcase_add_test(tc, gf128_echelon_kernel);
     tcase_add_test(tc, gf128_lincomb);
     tcase_add_test(tc, gf128_matvec);
+    tcase_add_test(tc, no_memory);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
