@@ -175,8 +175,9 @@ static int no_structure(brk_ctx *c, const char *why)
     return STEP_NO_STRUCTURE;
 }
 
-/* Rows of stride bytes, 16-byte aligned, with room for the echelon's
- * multiples and a kernel's workspace after them: NULL if no memory. */
+/* rows of cols elements (16-byte aligned, gf128la_stride(cols) bytes
+ * apart), then the echelon's and a kernel's workspaces; 0 if no memory
+ * (rows_free frees what was had) */
 typedef struct {
     uint8_t *buf, **row, *work, *kwork;
     size_t *piv;
