@@ -41,6 +41,7 @@
 #define CHAL_SFLASH_DIGEST_BYTES 23   /* V: 26 elements, then 2 zero bits */
 #define CHAL_SFLASH_PROBES      3     /* public equations of step 1 */
 #define CHAL_SFLASH_SAMPLES     1401  /* evaluations of step 4: 37^2 + 32 */
+#define CHAL_SFLASH_RS          48    /* 37 elements padded to 16 bytes */
 
 /* A C*- public map: m equations (1..37) of the 741 coefficients. */
 typedef struct {
@@ -75,12 +76,20 @@ typedef struct {
     /* step 4: relation j is sum_{k,l} rel[j][37 k + l] x'_k y_l = 0 for
      * y = Q(x') */
     uint8_t rel[CHAL_SFLASH_N][CHAL_SFLASH_N * CHAL_SFLASH_N];
+    /* derived from rel by chal_sflash_key_prepare (not in the key file):
+     * relt[l][RS j + a] = rel[j][37 a + l], so that the relations at y
+     * are the 37 x 37 matrix sum_l y_l relt[l] (rows padded to RS bytes) */
+    _Alignas(16) uint8_t relt[CHAL_SFLASH_N][CHAL_SFLASH_N * CHAL_SFLASH_RS];
 } chal_sflash_key;
 
 typedef struct {
     const uint8_t *seed;        /* 32 bytes: a reproducible run; NULL: random */
     chal_progress_fn progress;  /* per step: 0 at its start, 1 at its end */
     void *progress_ctx;
+    /* tests: the first batches of step 1's equations (0: 1,369 + 32) and
+     * of step 4's samples (0: CHAL_SFLASH_SAMPLES); the steps add more
+     * when a batch leaves the kernel too large */
+    unsigned first_equations, first_samples;
 } chal_sflash_opts;
 
 #define CHAL_SFLASH_STEPS 5
@@ -100,18 +109,22 @@ typedef struct {
     uint8_t seed[32];
 } chal_sflash_report;
 
-/* The attack on P. CHAL_OK; CHAL_NO_STRUCTURE with err ("no C*-
- * structure: ...") when P has none the attack can use (a random quadratic
- * map, too many equations removed); CHAL_ERROR on bad input or no memory.
- * rep (if not NULL) is filled in every case. */
+/* The attack on P: the steps of chal_sflash_step_names in turn. CHAL_OK;
+ * CHAL_NO_STRUCTURE with err ("no C*- structure: ...") when P has none
+ * the attack can use (a random quadratic map, too many equations
+ * removed); CHAL_ERROR on bad input, or with err "no memory (step S,
+ * NAME)". rep (if not NULL) is filled in every case. */
 int chal_sflash_break(const chal_cstar_map *P, const chal_sflash_opts *opt,
                       chal_sflash_key *key, chal_sflash_report *rep, char *err,
                       size_t errlen);
 
+/* Fill k->relt from k->rel (after chal_sflash_break does; decode does). */
+void chal_sflash_key_prepare(chal_sflash_key *k);
+
 /* A signature x (37 elements) with P(x) = v (m elements), by the recovered
- * key; rng draws the missing outputs (NULL: the system generator).
- * CHAL_OK, or CHAL_ERROR with err (no solution in 64 draws: not a key of
- * a C* map). */
+ * key, checked against the public map before it is returned; rng draws
+ * the missing outputs (NULL: the system generator). CHAL_OK, or
+ * CHAL_ERROR with err (no solution in 64 draws: not a key of a C* map). */
 int chal_sflash_forge(const chal_sflash_key *k, uint8_t x[CHAL_SFLASH_N], const uint8_t *v,
                       tts_rng_fn rng, void *ctx, char *err, size_t errlen);
 

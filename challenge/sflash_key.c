@@ -78,6 +78,7 @@ int chal_sflash_key_decode(chal_sflash_key *k, const uint8_t *in, size_t len, ch
         memcpy(ptr[f], in + o, fl[f]);
         o += fl[f];
     }
+    chal_sflash_key_prepare(k);
     /* a test forgery of a digest drawn from the checksum, against the map */
     uint8_t v[N], x[N], y[N];
     tts_stream s;

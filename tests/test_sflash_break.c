@@ -13,10 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
 #include "challenge.h"
+#include "gf128la.h"
 #include "sflash_break.h"
 #include "sflash_internal.h"
 
@@ -458,6 +461,196 @@ START_TEST(key_file)
 }
 END_TEST
 
+/* Step 1 and step 4 from small first batches (1,000 equations, 1,000
+ * samples: kernels of at least 369 and 369 + 37): the steps add equations
+ * and samples until the kernels are the attack's, and the key signs. */
+START_TEST(small_batches)
+{
+    uint8_t seed[32], rseed[32], pk[SFLASH_PK_BYTES], sk[SFLASH_SK_BYTES];
+    char err[256];
+    static chal_cstar_map P;
+    seed_of(seed, 5, 0xA5);
+    seed_of(rseed, 5, 0x5A);
+    ck_assert_int_eq(sflash_keypair(pk, sk, seed), 0);
+    ck_assert_int_eq(chal_sflash_pk_decode(&P, pk, sizeof pk, err, sizeof err), CHAL_OK);
+    chal_sflash_key *k = key_alloc();
+    chal_sflash_report rep;
+    chal_sflash_opts o = {.seed = rseed, .first_equations = 1000, .first_samples = 1000};
+    ck_assert_msg(chal_sflash_break(&P, &o, k, &rep, err, sizeof err) == CHAL_OK, "%s", err);
+    ck_assert_uint_eq(rep.kernel_dim, 4);
+    ck_assert_uint_eq(rep.equations, 3 * (666 - 26)); /* all of them */
+    ck_assert_uint_eq(rep.rel_dim, N);
+    ck_assert_uint_ge(rep.samples, 1000 + 332);
+    truth t;
+    sflash_secret_affine(t.sm, t.sc, t.tm, t.tc, seed);
+    check_truth(k, &t);
+    uint8_t d[CHAL_SFLASH_DIGEST_BYTES], sig[SFLASH_SIG_BYTES], msg[3] = {1, 2, 3};
+    ck_assert_int_eq(sflash_hash_v(d, msg, sizeof msg), 0);
+    ck_assert_int_eq(chal_sflash_forge_sig(k, sig, d, NULL, NULL, err, sizeof err), CHAL_OK);
+    ck_assert(sflash_verify(sig, msg, sizeof msg, pk) == 0);
+    sodium_memzero(sk, sizeof sk);
+    free(k);
+}
+END_TEST
+
+/* ---- the GF(128) layer against the test's own arithmetic ---- */
+
+static void random_elements(uint8_t *v, size_t len)
+{
+    randombytes_buf(v, len);
+    for (size_t i = 0; i < len; i++)
+        v[i] &= 0x7F;
+}
+
+/* M (rows x cols) = B C with B rows x k, C k x cols: rank at most k */
+static void low_rank(uint8_t *M, unsigned rows, unsigned cols, unsigned k)
+{
+    uint8_t *B = malloc((size_t)rows * k), *C = malloc((size_t)k * cols);
+    random_elements(B, (size_t)rows * k);
+    random_elements(C, (size_t)k * cols);
+    for (unsigned i = 0; i < rows; i++)
+        for (unsigned j = 0; j < cols; j++) {
+            uint8_t s = 0;
+            for (unsigned t = 0; t < k; t++)
+                s ^= sflash_kmul(B[i * k + t], C[t * cols + j]);
+            M[(size_t)i * cols + j] = s;
+        }
+    free(B);
+    free(C);
+}
+
+/* Echelon form and kernel of M, eliminated in two parts (the first split
+ * rows, then all): the rank the test's own elimination finds, and
+ * cols - rank independent vectors v with M v = 0. */
+static void check_kernel(const uint8_t *M, unsigned rows, unsigned cols, unsigned split)
+{
+    const size_t stride = gf128la_stride(cols);
+    uint8_t *buf = aligned_alloc(16, rows * stride + GF128LA_ECHELON_WORK(cols));
+    uint8_t **row = malloc(rows * sizeof *row), *work = buf + rows * stride;
+    size_t *piv = malloc(cols * sizeof *piv);
+    for (unsigned i = 0; i < rows; i++) {
+        row[i] = buf + i * stride;
+        memset(row[i], 0, stride);
+        memcpy(row[i], M + (size_t)i * cols, cols);
+    }
+    gf128la_echelon(row, split, cols, piv, work);
+    size_t r = gf128la_echelon(row, rows, cols, piv, work);
+    ck_assert_uint_eq(r, rank_of(M, rows, cols));
+    for (size_t i = 1; i < r; i++)
+        ck_assert_uint_gt(piv[i], piv[i - 1]);
+    size_t d = cols - r;
+    uint8_t *ker = malloc(d * cols + 1), *kw = aligned_alloc(16, GF128LA_KERNEL_WORK(r, cols));
+    ck_assert_uint_eq(gf128la_echelon_kernel(row, r, cols, piv, ker, d, kw), d);
+    for (size_t b = 0; b < d; b++)
+        for (unsigned i = 0; i < rows; i++) {
+            uint8_t s = 0;
+            for (unsigned j = 0; j < cols; j++)
+                s ^= sflash_kmul(M[(size_t)i * cols + j], ker[b * cols + j]);
+            ck_assert_msg(s == 0, "kernel vector %zu: row %u gives %u", b, i, s);
+        }
+    ck_assert_uint_eq(rank_of(ker, (unsigned)d, cols), d);
+    free(ker);
+    free(kw);
+    free(buf);
+    free(row);
+    free(piv);
+}
+
+START_TEST(gf128_echelon_kernel)
+{
+    static const unsigned shape[][4] = {/* rows, cols, rank at most, split */
+                                        {37, 37, 36, 20}, {37, 37, 37, 37}, {60, 90, 50, 10},
+                                        {120, 100, 95, 100}, {30, 200, 30, 0}, {5, 40, 3, 2}};
+    gf128la_init();
+    for (size_t s = 0; s < sizeof shape / sizeof shape[0]; s++) {
+        unsigned rows = shape[s][0], cols = shape[s][1];
+        uint8_t *M = malloc((size_t)rows * cols);
+        low_rank(M, rows, cols, shape[s][2]);
+        check_kernel(M, rows, cols, shape[s][3]);
+        free(M);
+    }
+}
+END_TEST
+
+START_TEST(gf128_lincomb)
+{
+    _Alignas(16) uint8_t v[N][48], out[48];
+    const uint8_t *vp[N];
+    uint8_t coef[N];
+    random_elements(&v[0][0], sizeof v);
+    random_elements(coef, N);
+    coef[0] = 0;
+    coef[1] = 1;
+    coef[2] = 127;
+    for (unsigned l = 0; l < N; l++)
+        vp[l] = v[l];
+    gf128la_init();
+    gf128la_lincomb(out, vp, coef, N, sizeof out);
+    for (unsigned j = 0; j < 48; j++) {
+        uint8_t s = 0;
+        for (unsigned l = 0; l < N; l++)
+            s ^= sflash_kmul(coef[l], v[l][j]);
+        ck_assert_uint_eq(out[j], s);
+    }
+}
+END_TEST
+
+/* y = M v by the bits of v, across its 256-column passes, with rows at
+ * an odd stride (unaligned), against sums of sflash_kmul products */
+START_TEST(gf128_matvec)
+{
+    static const unsigned shape[][3] = {{26, 741, 741}, {3, 703, 705}, {1, 20, 20}, {4, 256, 259}};
+    gf128la_init();
+    for (size_t s = 0; s < sizeof shape / sizeof shape[0]; s++) {
+        unsigned rows = shape[s][0], cols = shape[s][1], stride = shape[s][2];
+        uint8_t *M = malloc((size_t)rows * stride), *v = malloc(cols), y[32];
+        random_elements(M, (size_t)rows * stride);
+        random_elements(v, cols);
+        v[0] = 0;
+        v[cols - 1] = 127;
+        gf128la_matvec(y, M, rows, cols, stride, v);
+        for (unsigned i = 0; i < rows; i++) {
+            uint8_t e = 0;
+            for (unsigned j = 0; j < cols; j++)
+                e ^= sflash_kmul(M[(size_t)i * stride + j], v[j]);
+            ck_assert_msg(y[i] == e, "shape %zu row %u: %u, expected %u", s, i, y[i], e);
+        }
+        free(M);
+        free(v);
+    }
+}
+END_TEST
+
+/* Without memory for step 1's system (the address space limited to 1 MB
+ * above what the test uses, in the test's own forked process): CHAL_ERROR,
+ * the step named in the reason. */
+START_TEST(no_memory)
+{
+    uint8_t seed[32], pk[SFLASH_PK_BYTES], sk[SFLASH_SK_BYTES];
+    char err[256];
+    static chal_cstar_map P;
+    const char *fork = getenv("CK_FORK");
+    if (fork && strcmp(fork, "no") == 0)
+        return; /* the limit would stay on the other tests */
+    seed_of(seed, 6, 0xA5);
+    ck_assert_int_eq(sflash_keypair(pk, sk, seed), 0);
+    ck_assert_int_eq(chal_sflash_pk_decode(&P, pk, sizeof pk, err, sizeof err), CHAL_OK);
+    chal_sflash_key *k = key_alloc();
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return; /* no /proc: not Linux */
+    ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 20);
+    struct rlimit rl = {cap, cap};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+    ck_assert_int_eq(chal_sflash_break(&P, NULL, k, NULL, err, sizeof err), CHAL_ERROR);
+    ck_assert_msg(strstr(err, "no memory (step 1, multiplication)") != NULL, "%s", err);
+    free(k);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     uint8_t pk[SFLASH_PK_BYTES] = {0};
@@ -494,6 +687,11 @@ int main(void)
     tcase_add_test(tc, less_truncated);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, key_file);
+    tcase_add_test(tc, small_batches);
+    tcase_add_test(tc, gf128_echelon_kernel);
+    tcase_add_test(tc, gf128_lincomb);
+    tcase_add_test(tc, gf128_matvec);
+    tcase_add_test(tc, no_memory);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -6,14 +6,16 @@
 # accepted by sflash_verify; the file rules (no output over a file without
 # --force, --json); the forger's key file (0600, forge); keys with no C*-
 # structure the attack can use refused with exit 1 (a random quadratic map; a C* map with 13 outputs removed);
-# bad input (exit 2).
+# bad input (exit 2). bench/sflash/sflash-forger-time, the forger's CPU
+# time on a key: its line, and its verdicts.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 TC=$top_builddir/tts-challenge
 ST=$top_builddir/tests/sflash_tool
+FT=$top_builddir/bench/sflash/sflash-forger-time
 . "$srcdir/tests/tap_lib.sh"
-tap_abs TC ST srcdir
-tap_real TC ST
+tap_abs TC ST FT srcdir
+tap_real TC ST FT
 if [ ! -x "$TC" ]; then
     echo "not ok 1 - tts-challenge not found ($TC)"
     exit 99
@@ -142,8 +144,17 @@ run 0 "the same key with 11 removed (the SFLASH key itself)" "$ST" cstar 7 11 r1
 cmp -s r11.pub k.pub
 check $? "... is the SFLASH key"
 
-# bad input
+# the forger's CPU time: a line of two numbers; 1 for a key it cannot
+# break, 2 for a file that is no key
+run 0 "sflash-forger-time: key recovery and 20 forgeries, each verified" "$FT" k.pub 20
+grep -Eq '^recovery_s=[0-9]+\.[0-9]{6} forge_us=[0-9]+\.[0-9]{3}$' out
+check $? "... one line: recovery_s=SECONDS forge_us=MICROSECONDS"
+run 1 "... a random quadratic map: exit 1" "$FT" rnd.pub 20
 head -c 16857 k.pub >short.pub
+run 2 "... a file that is no key: exit 2" "$FT" short.pub
+run 2 "... a count of 0 forgeries: exit 2" "$FT" k.pub 0
+
+# bad input
 run 2 "a key of the wrong size named SFLASH is refused" "$TC" break --pk short.pub \
     --set "SFLASH(26,37)" --message m1 -o x.sig --quiet
 run 2 "a truncated SFLASH key without --set is refused" "$TC" break --pk short.pub \
