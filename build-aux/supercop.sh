@@ -3,7 +3,7 @@
 # make supercop: SUPERCOP's layout of every parameter set,
 #   DEST/crypto_sign/ttsMN/ref   the portable reference code alone
 #   DEST/crypto_sign/ttsMN/opt   the same with the portable 64-bit (swar)
-#                                kernels and their run-time choice
+#                                kernels
 #   DEST/crypto_sign/ttsMN/avx2  opt with the avx2 kernels, compiled for
 #                                AVX2 (#error without __AVX2__)
 #   DEST/crypto_sign/ttsMN/gfni  opt with the gfni kernels, compiled for
@@ -36,7 +36,7 @@ src=$1 dest=$2 cc=${3:-cc}
 sc=$src/supercop
 ref="params.c central.c keygen.c sign.c kernels_ref.c linalg.c backend.c stream.c"
 refh="internal.h gf256.h ct.h gauss_impl.h central_tables.h"
-opt="dispatch.c cpu.c plan.c kernels_swar.c"
+opt="dispatch.c plan.c kernels_swar.c"
 opth="cpu.h plan.h"
 sets=$(sed -n 's/^TTS_SET(\([0-9]*\), *\([0-9]*\), *\([0-9]*\), *\([0-9]*\), *\([0-9]*\),.*/\1 \2 \3 \4 \5/p' \
     "$src/include/tts_sets.def")
@@ -59,6 +59,10 @@ impl_files() {
     avx2) for f in $opt $opth kernels_avx2.c avx2_tables.h simd_impl.h; do echo "opt/$f"; done ;;
     gfni) for f in $opt $opth kernels_gfni.c simd_impl.h; do echo "opt/$f"; done ;;
     esac
+    # (opt/cpu.c's CPUID needs the compiler's <cpuid.h>, which SUPERCOP's
+    # own cpuid.h hides; a vector implementation is compiled for its ISA
+    # and probes nothing: supercop/probe.c)
+    case $1 in avx2 | gfni) echo supercop/probe.c ;; esac
     echo include/tts.h
     echo include/tts_sets.def
     echo supercop/tts_prims.c

@@ -89,10 +89,13 @@ grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]sodium\.h' sc/crypto_s
 [ ! -s inc ]
 check $? "no source of any package includes sodium.h$( [ -s inc ] && head -n 2 inc | tr '\n' ' ')"
 
-# SUPERCOP's include folder, as far as a crypto_sign package sees it, and a
-# sodium.h that fails the compile if any source reaches it
+# SUPERCOP's include folder, as far as a crypto_sign package sees it (its
+# cpuid.h, which hides the compiler's, stops the compile), and a sodium.h
+# that fails the compile if any source reaches it
 mkdir include poison
 cp "$H/randombytes.h" include/
+echo '#error "SUPERCOP'"'"'s include folder has a cpuid.h of its own (the CPU'"'"'s name), not the compiler'"'"'s"' \
+    >include/cpuid.h
 echo '#error "a SUPERCOP package must not include sodium.h"' >poison/sodium.h
 
 # package PRIM IMPL FOLDER: crypto_sign.h and crypto_sign_PRIM.h as do
