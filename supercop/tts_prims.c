@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* SHA-512 (FIPS 180-4), IETF ChaCha20 (RFC 8439) and a wipe, for the
- * SUPERCOP packages (supercop/tts_prims.h). Straightforward, portable C:
- * the packages hash messages and draw a few stream blocks, so neither is on
- * a hot path. tests/test_supercop.sh checks both against libsodium. */
+ * SUPERCOP packages (supercop/tts_prims.h), in portable C: the packages
+ * hash messages (public) and draw a few stream blocks (the key stream and
+ * its key are wiped). tests/test_supercop.sh checks both against
+ * libsodium. */
 #include <string.h>
 
 #include "tts_prims.h"
@@ -48,32 +49,43 @@ static const uint64_t K512[80] = {
     0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817,
 };
 
-/* One 128-byte block into the state (section 6.4.2). */
+/* One 128-byte block into the state (section 6.4.2): the eight working
+ * variables renamed from round to round instead of moved, the message
+ * schedule kept in a ring of 16 words. The data hashed is the message,
+ * public: nothing here is wiped. */
+#define S0(x) (ror64(x, 28) ^ ror64(x, 34) ^ ror64(x, 39))
+#define S1(x) (ror64(x, 14) ^ ror64(x, 18) ^ ror64(x, 41))
+#define s0(x) (ror64(x, 1) ^ ror64(x, 8) ^ ((x) >> 7))
+#define s1(x) (ror64(x, 19) ^ ror64(x, 61) ^ ((x) >> 6))
+#define ROUND(a, b, c, d, e, f, g, h, t)                                       \
+    do {                                                                       \
+        uint64_t T1 = h + S1(e) + ((e & f) ^ (~e & g)) + K512[t] + W[(t) & 15];\
+        d += T1;                                                               \
+        h = T1 + S0(a) + ((a & b) ^ (a & c) ^ (b & c));                        \
+    } while (0)
+
 static void sha512_block(uint64_t H[8], const uint8_t *blk)
 {
-    uint64_t W[80], a[8];
+    uint64_t W[16];
+    uint64_t a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
     for (int t = 0; t < 16; t++)
         W[t] = load64_be(blk + 8 * t);
-    for (int t = 16; t < 80; t++) {
-        uint64_t s0 = ror64(W[t - 15], 1) ^ ror64(W[t - 15], 8) ^ (W[t - 15] >> 7);
-        uint64_t s1 = ror64(W[t - 2], 19) ^ ror64(W[t - 2], 61) ^ (W[t - 2] >> 6);
-        W[t] = W[t - 16] + s0 + W[t - 7] + s1;
+    for (int t = 0; t < 80; t += 8) {
+        if (t >= 16)
+            for (int i = 0; i < 8; i++) {
+                int j = t + i;
+                W[j & 15] += s1(W[(j - 2) & 15]) + W[(j - 7) & 15] + s0(W[(j - 15) & 15]);
+            }
+        ROUND(a, b, c, d, e, f, g, h, t);
+        ROUND(h, a, b, c, d, e, f, g, t + 1);
+        ROUND(g, h, a, b, c, d, e, f, t + 2);
+        ROUND(f, g, h, a, b, c, d, e, t + 3);
+        ROUND(e, f, g, h, a, b, c, d, t + 4);
+        ROUND(d, e, f, g, h, a, b, c, t + 5);
+        ROUND(c, d, e, f, g, h, a, b, t + 6);
+        ROUND(b, c, d, e, f, g, h, a, t + 7);
     }
-    memcpy(a, H, sizeof a);
-    for (int t = 0; t < 80; t++) {
-        uint64_t S1 = ror64(a[4], 14) ^ ror64(a[4], 18) ^ ror64(a[4], 41);
-        uint64_t ch = (a[4] & a[5]) ^ (~a[4] & a[6]);
-        uint64_t T1 = a[7] + S1 + ch + K512[t] + W[t];
-        uint64_t S0 = ror64(a[0], 28) ^ ror64(a[0], 34) ^ ror64(a[0], 39);
-        uint64_t maj = (a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]);
-        memmove(a + 1, a, 7 * sizeof a[0]);
-        a[4] += T1;
-        a[0] = T1 + S0 + maj;
-    }
-    for (int i = 0; i < 8; i++)
-        H[i] += a[i];
-    tts_prims_wipe(W, sizeof W);
-    tts_prims_wipe(a, sizeof a);
+    H[0] += a, H[1] += b, H[2] += c, H[3] += d, H[4] += e, H[5] += f, H[6] += g, H[7] += h;
 }
 
 void tts_prims_sha512(uint8_t out[64], const uint8_t *in, unsigned long long len)
@@ -100,8 +112,6 @@ void tts_prims_sha512(uint8_t out[64], const uint8_t *in, unsigned long long len
         sha512_block(H, last + 128 * b);
     for (int i = 0; i < 8; i++)
         store64_be(out + 8 * i, H[i]);
-    tts_prims_wipe(H, sizeof H);
-    tts_prims_wipe(last, sizeof last);
 }
 
 static uint32_t load32_le(const uint8_t *p)
