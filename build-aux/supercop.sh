@@ -46,6 +46,7 @@ tmp=$(mktemp -d)
 staged="$tmp/staged" # two lines a package: its temporary folder, its place
 : >"$staged"
 # on any failure, the temporaries go; the packages in place stay as they were
+# shellcheck disable=SC2154
 trap 'status=$?; while IFS= read -r t && IFS= read -r d; do rm -rf "$t"; done <"$staged"
     rm -rf "$tmp"; exit $status' EXIT
 trap 'exit 1' HUP INT TERM
