@@ -24,7 +24,8 @@
 #
 # Usage: supercop.sh SRCDIR DEST [CC]   (CC may be several words, as
 # "ccache gcc"; it compiles the sources once to list their symbols, with
-# -mavx2 and -mgfni for the vector implementations.) Every package is
+# -mavx2 and -mgfni for the vector implementations, so it must be a
+# compiler for x86-64.) Every package is
 # written to a temporary folder beside it and renamed into place once all
 # of them are complete: a failure replaces nothing.
 set -eu

@@ -118,6 +118,27 @@ package() {
     } >"$3/$op.h"
 }
 
+# library PRIM SET small|big: the library's checksum through the harness,
+# once (lib.PRIM.VARIANT.out), and SUPERCOP's where the anchors have it
+library() {
+    [ -f "lib.$1.$3.out" ] && return
+    # shellcheck disable=SC2086,SC2046
+    $CC -std=c11 $CFLAGS -DLIBRARY -DSET="\"$2\"" $([ $3 = small ] && echo -DSMALL) \
+        -I"$srcdir/include" -I"$H" "$H/try_tts.c" -o "lib.$1.$3" $LIBTTS $LDFLAGS $SOD -lm >err 2>&1 &&
+        "./lib.$1.$3" >"lib.$1.$3.out" 2>err
+    check $? "$1: the library through the harness of try.c ($3)"
+    a=$(anchor "$1.$3")
+    if [ -n "$a" ]; then
+        [ "$(cat "lib.$1.$3.out")" = "$a" ]
+        check $? "$1: checksum$3 $(cat "lib.$1.$3.out") is SUPERCOP try.c's"
+    fi
+}
+# the anchors first (TTS(36,50)'s library run takes a fraction of a second)
+for v in small big; do
+    library tts2028 20,28 $v
+    library tts3650 36,50 $v
+done
+
 full=${TTS_CHECK_FULL:+sc/crypto_sign/tts*/*/}
 for d in ${full:-sc/crypto_sign/tts1622/*/ sc/crypto_sign/tts2028/*/}; do
     d=${d%/}
@@ -143,18 +164,7 @@ for d in ${full:-sc/crypto_sign/tts1622/*/ sc/crypto_sign/tts2028/*/}; do
     [ $ok = 0 ] && [ ! -s bad.syms ] && grep -q " T ${ns}_keypair$" syms
     check $? "$prim/$impl: every global symbol in the namespace $ns$( [ -s bad.syms ] && head -n 3 bad.syms | tr '\n' ' ')"
     for v in small big; do
-        if [ ! -x "lib.$prim.$v" ]; then
-            # shellcheck disable=SC2086,SC2046
-            $CC -std=c11 $CFLAGS -DLIBRARY -DSET="\"$set\"" $([ $v = small ] && echo -DSMALL) \
-                -I"$srcdir/include" -I"$H" "$H/try_tts.c" -o "lib.$prim.$v" $LIBTTS $LDFLAGS $SOD -lm >err 2>&1 &&
-                "./lib.$prim.$v" >"lib.$prim.$v.out" 2>err
-            check $? "$prim: the library through the harness of try.c ($v)"
-            a=$(anchor "$prim.$v")
-            if [ -n "$a" ]; then
-                [ "$(cat "lib.$prim.$v.out")" = "$a" ]
-                check $? "$prim: checksum$v $(cat "lib.$prim.$v.out") is SUPERCOP try.c's"
-            fi
-        fi
+        library "$prim" "$set" $v
         if ! isa_ok "$impl"; then
             skip "$prim/$impl: checksum$v" "this CPU lacks $impl"
             continue
