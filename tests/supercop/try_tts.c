@@ -169,7 +169,8 @@ static void checksum(const uint8_t *x, u64 len)
     salsa20_core(state, last, state);
 }
 
-/* Buffers with 16 bytes of room either side for the canaries. */
+/* Buffers with 16 bytes of room either side for the canaries (64 before:
+ * main frees them from there). */
 static uint8_t *buffer(u64 len)
 {
     uint8_t *b = calloc(1, len + 128);
@@ -300,5 +301,8 @@ int main(void)
     for (int i = 0; i < 32; i++)
         printf("%02x", state[i]);
     printf("\n");
+    uint8_t *all[] = {p, s, m, c, t, p2, s2, m2, c2, t2};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i] - 64);
     return 0;
 }
