@@ -26,7 +26,7 @@ n=0
 for f in $files; do
     case $f in kat/PQC*|fuzz/corpus/*|docs/calibration*|*.png|*.svg|*.pdf) continue ;; esac
     [ -f "$f" ] || continue
-    refs=$(grep -ohE "(^|[^A-Za-z0-9_/<\$.-])($dirs)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.($exts)\b" "$f" 2>/dev/null |
+    refs=$(grep -ohE "(^|[^A-Za-z0-9_/<>\$.-])($dirs)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.($exts)\b" "$f" 2>/dev/null |
         sed -E 's/^[^A-Za-z0-9]//' | sort -u)
     for r in $refs; do
         case $r in *-M-N*|*MN*|*NAME*) continue ;; esac # a pattern, not a file
