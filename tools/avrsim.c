@@ -292,6 +292,26 @@ static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t err
 static int cmd_within(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
                       size_t *alen, avrsim_stats *st, uint64_t limit, char *err, size_t errlen);
 
+/* simavr's SRAM and flash arrays grown to every address an instruction
+ * can form (a 16-bit data address plus a displacement; a 24-bit byte
+ * address of code, as ELPM and EIJMP form them from RAMPZ and EIND, which
+ * simavr decodes on this part too): simavr reports a wild access as a
+ * crash, or not at all, and performs it past the end of its arrays.
+ * Grown, the access lands in bytes no program sees (zero pages the system
+ * maps only when touched), and the run ends in the crash or the bound. */
+#define AVRSIM_DATA_SPACE (0x10000 + 0x100)
+#define AVRSIM_CODE_SPACE (0x1000000 + 0x100)
+static int widen(uint8_t **a, size_t have, size_t want)
+{
+    uint8_t *b = calloc(1, want);
+    if (!b)
+        return -1;
+    memcpy(b, *a, have);
+    free(*a);
+    *a = b;
+    return 0;
+}
+
 static uint16_t sp(const avrsim *s)
 {
     return (uint16_t)(s->avr->data[R_SPL] | s->avr->data[R_SPH] << 8);
@@ -318,6 +338,12 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         return AVRSIM_ERROR;
     }
     s->avr->sleep = no_sleep;
+    if (widen(&s->avr->data, (size_t)s->avr->ramend + 1, AVRSIM_DATA_SPACE) != 0 ||
+        widen(&s->avr->flash, (size_t)s->avr->flashend + 1, AVRSIM_CODE_SPACE) != 0) {
+        fileio_say(err, errlen, "out of memory");
+        avrsim_close(s);
+        return AVRSIM_ERROR;
+    }
     avr_load_firmware(s->avr, &s->fw);
     if (ee) {
         avr_eeprom_desc_t d = {.ee = (uint8_t *)ee, .offset = 0, .size = AVRSIM_EEPROM};
