@@ -10,19 +10,7 @@
 # hung tool; no check depends on speed. Skips without libsimavr or the
 # images.
 set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-TTS=${TTS:-$top_builddir/tts}
-AVR=${TTS_AVR:-$top_builddir/tts-avr}
-IMG=${AVR_IMAGE_DIR:-$top_builddir/avr}
-BENCH=${TTS_BENCH:-$top_builddir/tts-bench}
-. "$srcdir/tests/tap_lib.sh"
-tap_abs TTS AVR IMG BENCH srcdir
-tap_enter
-
-if [ ! -f "$IMG/tts-20-28.elf" ] || ! "$AVR" --image-dir "$IMG" info >/dev/null 2>err; then
-    echo "1..0 # SKIP no AVR simulator or images ($(head -n 1 err))"
-    exit 0
-fi
+. "${srcdir:-.}/tests/avr_lib.sh"
 
 # a FIFO: no writer ever comes; the tools must not wait for one
 mkdir fifo && mkfifo fifo/tts-20-28.elf
