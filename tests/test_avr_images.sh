@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Hostile AVR images, through tools/avrsim.c (tts-avr, tts-avr report,
 # tts-bench micro): a FIFO where an image should be is refused at once
-# (exit 2, never a wait for a writer), and of 100 copies of
-# avr/tts-20-28.elf with 1 to 8 bytes changed (seeded: the same copies on
-# every run) none crashes, aborts or hangs the tool: each is refused with
-# exit 2 or, where the change left a working image, runs (0) or is
-# refused by the device or the host's check (1). `timeout` only stops a
+# (exit 2, never a wait for a writer), a segment larger than the flash is
+# refused, and of 100 copies of avr/tts-20-28.elf with 1 to 8 bytes changed
+# (seeded: the same copies on every run) none crashes, aborts or hangs the
+# tool: each is refused with exit 2 or, where the change left a working
+# image, runs (0) or is refused by the device or the host's check (1);
+# report and micro on 20 of them end 0 or 2. `timeout` only stops a
 # hung tool; no check depends on speed. Skips without libsimavr or the
 # images.
 set -u
@@ -65,4 +66,20 @@ for f in bad*.elf; do
 done
 [ $bad = 0 ]
 check $? "100 damaged images: none crashes, aborts or hangs ($refused refused, exit 2; $ran ran, exit 0 or 1)"
+# tts-avr report and tts-bench micro measure an image their own way
+bad=0
+mkdir one
+for f in bad00*.elf bad01*.elf; do
+    cp "$f" one/tts-20-28.elf
+    timeout 300 "$AVR" --image-dir one --params "TTS(20,28)" report >/dev/null 2>"$f.rep"
+    rc=$?
+    [ $rc = 0 ] || [ $rc = 2 ] || { bad=$((bad + 1)); echo "# report $f: exit $rc"; }
+    if [ -x "$BENCH" ]; then
+        timeout 300 "$BENCH" micro --image-dir one >/dev/null 2>"$f.mic"
+        rc=$?
+        [ $rc = 0 ] || [ $rc = 2 ] || { bad=$((bad + 1)); echo "# micro $f: exit $rc"; }
+    fi
+done
+[ $bad = 0 ]
+check $? "20 of them measured by tts-avr report and tts-bench micro: exit 0 or 2, nothing else"
 tap_end

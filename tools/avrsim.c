@@ -610,11 +610,15 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
     char name[32];
     snprintf(name, sizeof name, "TTS(%u,%u)", in.m, in.n);
     const tts_params *p = tts_params_get(name);
-    size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p), m = in.m, n = in.n;
+    size_t skb = p ? tts_sk_bytes(p) : 0, pkb = p ? tts_pk_bytes(p) : 0, m = in.m, n = in.n;
     r->m = in.m;
     r->n = in.n;
     rc = AVRSIM_ERROR;
-    if (!p || !(pk = malloc(pkb)) || !(sk = malloc(skb))) {
+    if (!p || m > TTS_MAX_M || n > TTS_MAX_N) {
+        fileio_say(err, errlen, "%s: INFO names %s, no set of this library", elf, name);
+        goto done;
+    }
+    if (!(pk = malloc(pkb)) || !(sk = malloc(skb))) {
         fileio_say(err, errlen, "%s: no memory for the %s keys", elf, name);
         goto done;
     }
