@@ -111,15 +111,12 @@ static int replace_locked(avr_state *st, const uint8_t *b, size_t len, char *err
     }
     memcpy(tmp, st->path, pl);
     memcpy(tmp + pl, ".tmp-XXXXXX", 12);
-    int fd = mkstemp(tmp), ok = fd >= 0;
-    size_t done = 0;
-    while (ok && done < len) {
-        ssize_t w = write(fd, b + done, len - done);
-        ok = w > 0;
-        done += ok ? (size_t)w : 0;
-    }
-    ok = ok && fsync(fd) == 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-         rename(tmp, st->path) == 0;
+    /* listed: a signal or an exit before the rename removes it, wiped */
+    int fd = mkstemp(tmp), ok = fd >= 0 && fileio_temp_add(tmp, FILEIO_SECRET) == FILEIO_OK;
+    ok = ok && fileio_write_all(fd, b, len) == 0 && fsync(fd) == 0 &&
+         flock(fd, LOCK_EX | LOCK_NB) == 0 && rename(tmp, st->path) == 0;
+    if (fd >= 0)
+        fileio_temp_done(tmp, !ok);
     if (!ok) {
         fileio_say(err, errlen, "%s: %s", st->path, strerror(errno));
         if (fd >= 0) {
