@@ -20,6 +20,7 @@
 
 #include "avr_tables.h"
 #include "avr_protocol.h"
+#include "avr_nvm.h"
 
 #if TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
 #error "this set's public key does not fit the ATmega328P's 32 KB of flash"
@@ -42,6 +43,8 @@
  * log_3 c, 0xFF for 0; tools/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
 extern const uint8_t avr_pk[PK_BYTES] PROGMEM;
+/* The PIN, beside the keys (avr_protocol.h: its length, then its bytes). */
+extern const uint8_t avr_pin[AVR_PIN_BYTES] PROGMEM;
 
 /* ---- GF(256): products by the tables in flash (avr_tables.h) ---- */
 

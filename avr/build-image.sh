@@ -17,7 +17,8 @@ mkdir -p "$(dirname "$out")"
 "$AVR_GCC" -mmcu=atmega328p -Os -std=gnu99 -Wall -Wextra -Werror \
     -ffunction-sections -fdata-sections -Wl,--gc-sections \
     -DTTS_M="$m" -DTTS_N="$n" -I"$(dirname "$tables")" -I"$srcdir/avr" "$@" \
-    -o "$out.tmp" "$srcdir/avr/main.c" "$srcdir/avr/io.c" "$srcdir/avr/chacha.c" \
+    -o "$out.tmp" "$srcdir/avr/main.c" "$srcdir/avr/io.c" "$srcdir/avr/nvm.c" \
+    "$srcdir/avr/chacha.c" \
     "$srcdir/avr/sign.c" "$srcdir/avr/verify.c" "$srcdir/avr/chacha_rounds.S" \
     "$srcdir/avr/gf_mac.S" "$srcdir/avr/gf_matvec.S" \
     "$srcdir/avr/gf_rowop.S"

@@ -9,9 +9,11 @@
 
 #include "avr.h"
 
-/* The keys' room in flash, written by the programmer (zeros in the image). */
+/* The keys' and the PIN's room in flash, written by the programmer (zeros
+ * in the image: no PIN, so no SIGN until one is programmed). */
 const uint8_t avr_sk[SK_BYTES] PROGMEM __attribute__((used)) = {0};
 const uint8_t avr_pk[PK_BYTES] PROGMEM __attribute__((used)) = {0};
+const uint8_t avr_pin[AVR_PIN_BYTES] PROGMEM __attribute__((used)) = {0};
 
 extern uint8_t __heap_start;
 
@@ -33,9 +35,29 @@ static void put16(uint16_t v)
     io_put((uint8_t)(v >> 8));
 }
 
+static uint8_t installed(void)
+{
+    return eeprom_read_byte((const uint8_t *)AVR_EE_FLAG) == AVR_EE_INSTALLED;
+}
+
+/* VERIFY PIN: the PIN sent against the one in flash (a length outside
+ * 4..16 there: none programmed) */
+static uint8_t verify_pin(const uint8_t *got)
+{
+    uint8_t want[AVR_PIN_BYTES], rc;
+    memcpy_P(want, avr_pin, sizeof want);
+    if (!installed() || want[0] < AVR_PIN_MIN || want[0] > AVR_PIN_MAX)
+        rc = AVR_ENOKEY;
+    else
+        rc = avr_pin_verify(got, want);
+    avr_wipe(want, sizeof want);
+    return rc;
+}
+
 int main(void)
 {
     static uint8_t h[TTS_M], sig[TTS_N];
+    uint8_t verified = 0; /* a good VERIFY PIN since the reset */
     for (;;) {
         uint8_t cmd = io_get(), rc;
         switch (cmd) {
@@ -46,14 +68,23 @@ int main(void)
             put16((uint16_t)avr_sk);
             put16((uint16_t)avr_pk);
             put16((uint16_t)&__heap_start);
-            io_put(AVR_F_SIGN | AVR_F_VERIFY);
+            io_put(AVR_F_SIGN | AVR_F_VERIFY | AVR_F_PIN);
+            put16((uint16_t)avr_pin);
+            break;
+        case AVR_CMD_PIN:
+            get(sig, AVR_PIN_BYTES);
+            rc = verify_pin(sig);
+            verified = rc == AVR_OK;
+            io_put(rc);
+            if (rc == AVR_EPIN)
+                io_put(avr_pin_tries());
             break;
         case AVR_CMD_INSTALL:
             io_put(avr_install());
             break;
         case AVR_CMD_SIGN:
             get(h, TTS_M);
-            rc = avr_sign(sig, h);
+            rc = !installed() ? AVR_ENOKEY : !verified ? AVR_ENOAUTH : avr_sign(sig, h);
             io_put(rc);
             if (rc == AVR_OK)
                 put(sig, TTS_N);
@@ -61,14 +92,14 @@ int main(void)
         case AVR_CMD_VERIFY:
             get(sig, TTS_N);
             get(h, TTS_M);
-            io_put(avr_verify(sig, h));
+            io_put(installed() ? avr_verify(sig, h) : AVR_ENOKEY);
             break;
         case AVR_CMD_COUNTER: {
-            uint8_t t[4];
-            eeprom_read_block(t, (const uint8_t *)AVR_EE_CTR, 4);
+            uint8_t slot;
+            uint32_t c = avr_counter_read(&slot);
             io_put(AVR_OK);
             for (uint8_t i = 0; i < 4; i++)
-                io_put((uint8_t)~t[i]);
+                io_put((uint8_t)(c >> (8 * i)));
             break;
         }
         default:

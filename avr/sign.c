@@ -205,25 +205,21 @@ uint8_t avr_install(void)
 uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M])
 {
     uint32_t c;
-    uint8_t rc = AVR_ERETRY, t[4];
+    uint8_t rc = AVR_ERETRY, slot;
     if (eeprom_read_byte((const uint8_t *)AVR_EE_FLAG) != AVR_EE_INSTALLED)
         return AVR_ENOKEY;
-    eeprom_read_block(t, (const uint8_t *)AVR_EE_CTR, 4);
-    c = ~((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24);
+    c = avr_counter_read(&slot); /* two slots: avr/nvm.c */
     if (c == 0xFFFFFFFFul)
         return AVR_ECOUNTER;
     /* K_card read first: the EEPROM is not touched again until the
      * counter's write below has been programmed */
     eeprom_read_block(st.key, (const uint8_t *)AVR_EE_KCARD, 32);
     /* c + 1 stored before anything is computed from c. Only the bytes
-     * that change are written (one, 255 times in 256): on the part each
+     * that change are written (one, 254 times in 256: avr/nvm.c): on the part each
      * takes 3.4 ms of EEPROM programming, which runs while SIGN computes;
      * SIGN waits for it before it answers (eeprom_busy_wait below). The
      * counter is public: the cycles it changes leak nothing. */
-    uint32_t nc = ~(c + 1);
-    for (uint8_t i = 0; i < 4; i++)
-        t[i] = (uint8_t)(nc >> (8 * i));
-    eeprom_update_block(t, (uint8_t *)AVR_EE_CTR, 4);
+    avr_counter_store(slot, c + 1);
 
     /* the stream key: ChaCha20(K_card, h[0..12), c)[0..32) ^ (h[12..m) || 0) */
     chacha20_block(st.block, st.key, h, c);

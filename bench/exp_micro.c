@@ -160,7 +160,7 @@ int micro_cli(int argc, char **argv)
         if (avrsim_measure(path, seed, h, r, err, sizeof err) != AVRSIM_OK) {
             fprintf(stderr, "tts-bench: micro: %s\n", err);
             outputs_discard(&o);
-            return 1;
+            return 2; /* the image is the input */
         }
         micro_row *w = &rows[n++];
         memset(w, 0, sizeof *w);

@@ -14,7 +14,12 @@
  *  - constant time: SIGN's cycles equal over keys, digests and counters
  *    (every signature whose first attempt succeeded, as the host counts).
  *  - the counter's rules: SIGN before INSTALL refused, an exhausted counter
- *    refused with the EEPROM untouched.
+ *    refused with the EEPROM untouched; the counter in its two slots
+ *    (avr/avr_protocol.h) after each SIGN.
+ *  - the PIN: VERIFY and VERIFY PIN on a device with no key refused
+ *    (AVR_ENOKEY); SIGN refused until VERIFY PIN in each session; a wrong
+ *    PIN spends a try and the right one gives it back; three wrong PINs
+ *    block it, the right one included.
  *  - the assembly kernels (avr/chacha_rounds.S) and their C twins: the
  *    test-only image avr/tts-20-28-c.elf signs as the host does too.
  *
@@ -54,6 +59,20 @@ static size_t cmd(avrsim *s, const uint8_t *c, size_t len, uint8_t *a, size_t ca
     return rc == AVRSIM_OK ? alen : 0;
 }
 
+#define PIN "1234"
+
+/* VERIFY PIN: the status (and the tries left of AVR_EPIN) */
+static uint8_t pin(avrsim *s, const char *p, uint8_t *tries)
+{
+    uint8_t st = 0xFF, t = 0;
+    char err[256];
+    CHECK(avrsim_pin(s, (const uint8_t *)p, strlen(p), &st, &t, err, sizeof err) == AVRSIM_OK,
+          "VERIFY PIN: %s", err);
+    if (tries)
+        *tries = t;
+    return st;
+}
+
 static uint8_t verify(avrsim *s, const uint8_t *sig, const uint8_t *h, unsigned m, unsigned n)
 {
     uint8_t c[1 + TTS_MAX_N + TTS_MAX_M], a[4];
@@ -91,7 +110,25 @@ static void test_set(const tts_params *p, const char *image, const char *katdir,
         memset(c + 1, 0, m);
         CHECK(cmd(s, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ENOKEY,
               "SIGN before INSTALL answered %02X", a[0]);
-        CHECK(avrsim_program(s, sk, skb, pk, pkb, err, sizeof err) == AVRSIM_OK, "%s", err);
+        /* no key: the all-zero signature of the all-zero digest is not
+         * "accepted" (the empty flash's map sends 0 to 0) */
+        memset(sig, 0, sizeof sig);
+        CHECK(verify(s, sig, c + 1, m, n) == AVR_ENOKEY, "VERIFY without a key: not ENOKEY");
+        CHECK(pin(s, PIN, NULL) == AVR_ENOKEY, "VERIFY PIN without a key: not ENOKEY");
+        CHECK(avrsim_program(s, sk, skb, pk, pkb, (const uint8_t *)PIN, 4, err, sizeof err) ==
+                  AVRSIM_OK, "%s", err);
+        /* SIGN only after VERIFY PIN; a wrong PIN spends a try, the right
+         * one gives it back */
+        CHECK(cmd(s, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ENOAUTH,
+              "SIGN before VERIFY PIN answered %02X", a[0]);
+        uint8_t tries = 9;
+        CHECK(pin(s, "1243", &tries) == AVR_EPIN && tries == 2, "a wrong PIN: %u tries", tries);
+        CHECK(cmd(s, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ENOAUTH,
+              "SIGN after a wrong PIN answered %02X", a[0]);
+        CHECK(pin(s, PIN, NULL) == AVR_OK, "the right PIN refused");
+        CHECK(pin(s, "1243", &tries) == AVR_EPIN && tries == 2,
+              "the right PIN did not give the try back (%u left)", tries);
+        CHECK(pin(s, PIN, NULL) == AVR_OK, "the right PIN refused");
         for (uint32_t ctr = 0; ctr < DIGESTS; ctr++) {
             avrsim_stats st;
             char msg[32];
@@ -117,6 +154,17 @@ static void test_set(const tts_params *p, const char *image, const char *katdir,
         c[0] = AVR_CMD_COUNTER;
         CHECK(cmd(s, c, 1, a, sizeof a, NULL) == 5 && a[0] == AVR_OK && a[1] == DIGESTS &&
                   !a[2] && !a[3] && !a[4], "COUNTER after %d signatures: %u", DIGESTS, a[1]);
+        /* the EEPROM's two slots (complements, little-endian) hold the
+         * last two counters: the new one was written beside the old */
+        uint8_t e[AVRSIM_EEPROM];
+        CHECK(avrsim_eeprom(s, e) == AVRSIM_OK, "EEPROM");
+        uint32_t s0 = ~((uint32_t)e[AVR_EE_CTR] | (uint32_t)e[AVR_EE_CTR + 1] << 8 |
+                        (uint32_t)e[AVR_EE_CTR + 2] << 16 | (uint32_t)e[AVR_EE_CTR + 3] << 24),
+                 s1 = ~((uint32_t)e[AVR_EE_CTR1] | (uint32_t)e[AVR_EE_CTR1 + 1] << 8 |
+                        (uint32_t)e[AVR_EE_CTR1 + 2] << 16 | (uint32_t)e[AVR_EE_CTR1 + 3] << 24);
+        CHECK((s0 == DIGESTS && s1 == DIGESTS - 1) || (s1 == DIGESTS && s0 == DIGESTS - 1),
+              "the counter's slots hold %u and %u after %d signatures", (unsigned)s0,
+              (unsigned)s1, DIGESTS);
         if (deep && k == 0) {
             /* every signature byte with one bit flipped, the digest's bits */
             for (unsigned b = 0; b < n; b++) {
@@ -153,15 +201,41 @@ static void test_set(const tts_params *p, const char *image, const char *katdir,
                 CHECK(avrsim_flash(s, (uint16_t)(in.pk_addr + at[j]), &v, 1, err, sizeof err) ==
                           AVRSIM_OK, "%s", err);
             }
-            /* the exhausted counter: refused, the EEPROM unchanged */
+            /* a new session (the device reset): SIGN refused until VERIFY
+             * PIN; three wrong PINs block it, the right one then too */
             uint8_t ee[AVRSIM_EEPROM], ee2[AVRSIM_EEPROM];
             avrsim *s2;
             CHECK(avrsim_eeprom(s, ee) == AVRSIM_OK, "EEPROM");
-            memset(ee + AVR_EE_CTR, 0, 4); /* ~c: c = 2^32 - 1 */
+            if (avrsim_open(&s2, image, ee, NULL, err, sizeof err) == AVRSIM_OK) {
+                uint8_t t = 9;
+                c[0] = AVR_CMD_SIGN;
+                memcpy(c + 1, h, m);
+                CHECK(avrsim_flash(s2, in.sk_addr, sk, skb, err, sizeof err) == AVRSIM_OK &&
+                          avrsim_flash(s2, in.pin_addr, (const uint8_t *)"\004" PIN, 5, err,
+                                       sizeof err) == AVRSIM_OK, "%s", err);
+                CHECK(cmd(s2, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ENOAUTH,
+                      "SIGN in a new session before VERIFY PIN answered %02X", a[0]);
+                for (unsigned left = 2; left + 1 > 0; left--)
+                    CHECK(pin(s2, "0000", &t) == AVR_EPIN && t == left,
+                          "wrong PIN: %u tries left, not %u", t, left);
+                CHECK(pin(s2, "0000", NULL) == AVR_EBLOCKED, "a fourth wrong PIN not blocked");
+                CHECK(pin(s2, PIN, NULL) == AVR_EBLOCKED, "the right PIN after three wrong");
+                CHECK(cmd(s2, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ENOAUTH,
+                      "SIGN with the PIN blocked answered %02X", a[0]);
+                avrsim_close(s2);
+            } else {
+                CHECK(0, "%s", err);
+            }
+            /* the exhausted counter: refused, the EEPROM unchanged */
+            memset(ee + AVR_EE_CTR1, 0, 4); /* ~c: c = 2^32 - 1 in one slot */
             if (avrsim_open(&s2, image, ee, NULL, err, sizeof err) == AVRSIM_OK) {
                 c[0] = AVR_CMD_SIGN;
                 memcpy(c + 1, h, m);
-                CHECK(avrsim_flash(s2, in.sk_addr, sk, skb, err, sizeof err) == AVRSIM_OK, "%s", err);
+                CHECK(avrsim_flash(s2, in.sk_addr, sk, skb, err, sizeof err) == AVRSIM_OK &&
+                          avrsim_flash(s2, in.pin_addr, (const uint8_t *)"\004" PIN, 5, err,
+                                       sizeof err) == AVRSIM_OK, "%s", err);
+                CHECK(pin(s2, PIN, NULL) == AVR_OK, "the right PIN refused");
+                CHECK(avrsim_eeprom(s2, ee) == AVRSIM_OK, "EEPROM");
                 CHECK(cmd(s2, c, 1 + m, a, sizeof a, NULL) == 1 && a[0] == AVR_ECOUNTER,
                       "SIGN with the counter at 2^32 - 1 answered %02X", a[0]);
                 CHECK(avrsim_eeprom(s2, ee2) == AVRSIM_OK && !memcmp(ee, ee2, sizeof ee),

@@ -4,11 +4,15 @@
 
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <sodium.h>
 #include <tts.h>
@@ -52,6 +56,8 @@ int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err
 
 int avrsim_eeprom(avrsim *s, uint8_t *ee) { (void)s; (void)ee; return AVRSIM_NOSIM; }
 
+int avrsim_set_eeprom(avrsim *s, const uint8_t *ee) { (void)s; (void)ee; return AVRSIM_NOSIM; }
+
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     (void)flash; (void)sram;
@@ -89,28 +95,33 @@ const char *__lsan_default_suppressions(void)
     return "leak:libsimavr\n";
 }
 
-/* the ELF's symbol table, which elf_read_firmware allocates */
 static void free_firmware(elf_firmware_t *fw)
 {
-#if ELF_SYMBOLS
-    for (uint32_t i = 0; fw->symbol && i < fw->symbolcount; i++)
-        free(fw->symbol[i]);
-    free(fw->symbol);
-    fw->symbol = NULL;
-#endif
     free(fw->flash);
-    free(fw->eeprom);
-    fw->flash = fw->eeprom = NULL;
+    fw->flash = NULL;
 }
 
-/* simavr's messages: only errors, on standard error */
+/* simavr's messages: only errors, on standard error, and few of them (an
+ * image gone wrong can make one an instruction) */
+static unsigned logged;
 static void quiet_logger(avr_t *avr, const int level, const char *fmt, va_list ap)
 {
     (void)avr;
-    if (level == LOG_ERROR) {
-        fputs("simavr: ", stderr);
-        vfprintf(stderr, fmt, ap);
+    if (level != LOG_ERROR || logged > AVRSIM_LOG_MAX)
+        return;
+    if (logged++ == AVRSIM_LOG_MAX) {
+        fputs("simavr: (its further messages left out)\n", stderr);
+        return;
     }
+    fputs("simavr: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
+/* a sleeping core waits for nothing here (simavr's default sleeps in
+ * real time) */
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long)
+{
+    (void)avr; (void)how_long;
 }
 
 static uint8_t io_avail(avr_t *avr, avr_io_addr_t addr, void *param)
@@ -143,11 +154,20 @@ static void io_out(avr_t *avr, avr_io_addr_t addr, uint8_t v, void *param)
         s->out_over++;
 }
 
-/* Run until the firmware waits for input with none left, at most limit
- * cycles. */
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Run until the firmware waits for input with none left: at most limit
+ * cycles, limit instructions (each takes a cycle or more) and
+ * AVRSIM_WALL_SECONDS of wall time. */
 static int run(avrsim *s, uint64_t limit, char *err, size_t errlen)
 {
-    uint64_t end = s->avr->cycle + limit;
+    uint64_t end = s->avr->cycle + limit, steps = 0;
+    double t0 = seconds();
     s->idle = 0;
     while (!s->idle) {
         int st = avr_run(s->avr);
@@ -156,29 +176,140 @@ static int run(avrsim *s, uint64_t limit, char *err, size_t errlen)
                        st == cpu_Done ? "done" : "crashed", (unsigned)s->avr->pc);
             return AVRSIM_ERROR;
         }
-        if (s->avr->cycle >= end) {
+        if (s->avr->cycle >= end || ++steps >= limit) {
             fileio_say(err, errlen, "no answer within %llu cycles", (unsigned long long)limit);
+            return AVRSIM_ETIME;
+        }
+        if (!(steps & 0xFFFF) && seconds() - t0 > AVRSIM_WALL_SECONDS) {
+            fileio_say(err, errlen, "no answer within %d s of simulation", AVRSIM_WALL_SECONDS);
             return AVRSIM_ETIME;
         }
     }
     return AVRSIM_OK;
 }
 
-/* A regular file whose ELF header names the AVR (e_machine 83), before
- * simavr sees it (it takes other files as an empty flash). */
-static int elf_is_avr(const char *elf, char *err, size_t errlen)
+static uint32_t le32(const uint8_t *b)
 {
-    unsigned char h[20];
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* The image whole from a regular file: opened without blocking and
+ * refused unless regular (a FIFO or a device never blocks the tool). */
+static uint8_t *read_image(const char *path, size_t *len, char *err, size_t errlen)
+{
     struct stat st;
-    FILE *f = fopen(elf, "rb");
-    int ok = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-             fread(h, 1, sizeof h, f) == sizeof h && !memcmp(h, "\177ELF", 4) &&
-             h[4] == 1 && h[5] == 1 && (h[18] | h[19] << 8) == 83;
-    if (f)
-        fclose(f);
-    if (!ok)
-        fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
-    return ok;
+    uint8_t *b = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        fileio_say(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fileio_say(err, errlen, "%s: not an AVR ELF image (not a regular file)", path);
+    } else if (st.st_size < 52 || st.st_size > AVRSIM_ELF_MAX) {
+        fileio_say(err, errlen, "%s: not an AVR ELF image (%lld bytes)", path,
+                   (long long)st.st_size);
+    } else if ((b = malloc((size_t)st.st_size))) {
+        size_t got = 0;
+        ssize_t r = 1;
+        while (got < (size_t)st.st_size && (r = read(fd, b + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)r;
+        if (got != (size_t)st.st_size) {
+            fileio_say(err, errlen, "%s: cannot read it whole", path);
+            free(b);
+            b = NULL;
+        }
+        *len = got;
+    } else {
+        fileio_say(err, errlen, "out of memory");
+    }
+    close(fd);
+    return b;
+}
+
+/* The ELF read by this driver, never by simavr's reader (which a damaged
+ * file crashes): a 32-bit little-endian AVR executable whose every
+ * loadable segment lies inside the file and inside the ATmega328P, code in
+ * its flash (AVRSIM_FLASH) and data in its SRAM (0x800100 to 0x8008FF).
+ * fw gets the flash image (the segments at their load addresses), its
+ * size, and the data and bss sizes. */
+static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t errlen)
+{
+    size_t len = 0;
+    uint8_t *b = read_image(path, &len, err, errlen);
+    const char *why = NULL;
+    if (!b)
+        return AVRSIM_ERROR;
+    memset(fw, 0, sizeof *fw);
+    uint64_t phoff = le32(b + 28), phnum = b[44] | b[45] << 8, flash = 0;
+    if (memcmp(b, "\177ELF", 4) || b[4] != 1 || b[5] != 1 || (b[18] | b[19] << 8) != 83)
+        why = "no ELF header naming the AVR";
+    else if ((b[42] | b[43] << 8) != 32 || phnum == 0 || phnum > 64 || phoff + 32 * phnum > len)
+        why = "its program headers are outside the file";
+    for (uint64_t k = 0; !why && k < phnum; k++) {
+        const uint8_t *ph = b + phoff + 32 * k;
+        uint64_t off = le32(ph + 4), va = le32(ph + 8), pa = le32(ph + 12), fsz = le32(ph + 16),
+                 msz = le32(ph + 20);
+        if (le32(ph) != 1) /* PT_LOAD only */
+            continue;
+        if (off + fsz > len || fsz > msz)
+            why = "a segment lies outside the file";
+        else if (va >= 0x800000 && (va < 0x800000 + AVRSIM_SRAM_START ||
+                                     va + msz > 0x800000 + AVRSIM_SRAM_START + AVRSIM_SRAM))
+            why = "a data segment lies outside the ATmega328P's SRAM";
+        else if (va < 0x800000 && (va != pa || va + msz > AVRSIM_FLASH))
+            why = "a code segment lies outside the ATmega328P's flash";
+        else if (fsz && pa + fsz > AVRSIM_FLASH)
+            why = "a segment's bytes lie outside the ATmega328P's flash";
+        else if (fsz && pa + fsz > flash)
+            flash = pa + fsz;
+        if (!why && va >= 0x800000) {
+            fw->datasize += (uint32_t)fsz;
+            fw->bsssize += (uint32_t)(msz - fsz);
+        }
+    }
+    if (!why && !flash)
+        why = "no code";
+    if (!why && !(fw->flash = calloc(1, (size_t)flash)))
+        why = "out of memory";
+    for (uint64_t k = 0; !why && k < phnum; k++) {
+        const uint8_t *ph = b + phoff + 32 * k;
+        if (le32(ph) == 1 && le32(ph + 16))
+            memcpy(fw->flash + le32(ph + 12), b + le32(ph + 4), le32(ph + 16));
+    }
+    free(b);
+    if (why) {
+        free_firmware(fw);
+        fileio_say(err, errlen, "%s: not an AVR ELF image (%s)", path, why);
+        return AVRSIM_ERROR;
+    }
+    fw->flashsize = (uint32_t)flash;
+    snprintf(fw->mmcu, sizeof fw->mmcu, "atmega328p");
+    fw->frequency = 16000000;
+    return AVRSIM_OK;
+}
+
+static int cmd_within(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
+                      size_t *alen, avrsim_stats *st, uint64_t limit, char *err, size_t errlen);
+
+/* simavr's SRAM and flash arrays grown to every address an instruction
+ * can form (a 16-bit data address plus a displacement; a 24-bit byte
+ * address of code, as ELPM and EIJMP form them from RAMPZ and EIND, which
+ * simavr decodes on this part too): simavr reports a wild access as a
+ * crash, or not at all, and performs it past the end of its arrays.
+ * Grown, the access lands in bytes no program sees (zero pages the system
+ * maps only when touched), and the run ends in the crash or the bound. */
+#define AVRSIM_DATA_SPACE (0x10000 + 0x100)
+#define AVRSIM_CODE_SPACE (0x1000000 + 0x100)
+static int widen(uint8_t **a, size_t have, size_t want)
+{
+    uint8_t *b = calloc(1, want);
+    if (!b)
+        return -1;
+    memcpy(b, *a, have);
+    free(*a);
+    *a = b;
+    return 0;
 }
 
 static uint16_t sp(const avrsim *s)
@@ -196,12 +327,7 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         return AVRSIM_ERROR;
     }
     avr_global_logger_set(quiet_logger);
-    if (!elf_is_avr(elf, err, errlen)) {
-        free(s);
-        return AVRSIM_ERROR;
-    }
-    if (elf_read_firmware(elf, &s->fw) != 0) {
-        fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
+    if (parse_elf(elf, &s->fw, err, errlen) != AVRSIM_OK) {
         free(s);
         return AVRSIM_ERROR;
     }
@@ -211,7 +337,13 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         avrsim_close(s);
         return AVRSIM_ERROR;
     }
-    s->fw.frequency = 16000000;
+    s->avr->sleep = no_sleep;
+    if (widen(&s->avr->data, (size_t)s->avr->ramend + 1, AVRSIM_DATA_SPACE) != 0 ||
+        widen(&s->avr->flash, (size_t)s->avr->flashend + 1, AVRSIM_CODE_SPACE) != 0) {
+        fileio_say(err, errlen, "out of memory");
+        avrsim_close(s);
+        return AVRSIM_ERROR;
+    }
     avr_load_firmware(s->avr, &s->fw);
     if (ee) {
         avr_eeprom_desc_t d = {.ee = (uint8_t *)ee, .offset = 0, .size = AVRSIM_EEPROM};
@@ -222,10 +354,11 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
     avr_register_io_write(s->avr, AVR_IO_OUT, io_out, s);
     uint8_t a[1 + AVR_INFO_BYTES];
     size_t alen;
-    int rc = run(s, AVRSIM_CMD_CYCLES, err, errlen);
+    /* the start-up and INFO: a few thousand cycles in a libtts image */
+    int rc = run(s, AVRSIM_BOOT_CYCLES, err, errlen);
     if (rc == AVRSIM_OK)
-        rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INFO}, 1, a, sizeof a, &alen, NULL, err,
-                        errlen);
+        rc = cmd_within(s, (const uint8_t[]){AVR_CMD_INFO}, 1, a, sizeof a, &alen, NULL,
+                        AVRSIM_BOOT_CYCLES, err, errlen);
     if (rc == AVRSIM_OK && (alen != sizeof a || a[0] != AVR_OK)) {
         fileio_say(err, errlen, "%s: not a libtts AVR image (INFO answered %zu bytes)", elf,
                    alen);
@@ -241,6 +374,13 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
     s->info.pk_addr = (uint16_t)(a[5] | a[6] << 8);
     s->info.heap = (uint16_t)(a[7] | a[8] << 8);
     s->info.flags = a[9];
+    s->info.pin_addr = (uint16_t)(a[10] | a[11] << 8);
+    if (s->info.sk_addr >= AVRSIM_FLASH || s->info.pk_addr >= AVRSIM_FLASH ||
+        s->info.pin_addr > AVRSIM_FLASH - AVR_PIN_BYTES || !(s->info.flags & AVR_F_PIN)) {
+        fileio_say(err, errlen, "%s: not a libtts AVR image of this version (INFO)", elf);
+        avrsim_close(s);
+        return AVRSIM_ERROR;
+    }
     if (info)
         *info = s->info;
     *out = s;
@@ -265,8 +405,8 @@ void avrsim_close(avrsim *s)
     free(s);
 }
 
-int avrsim_cmd(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
-               size_t *alen, avrsim_stats *st, char *err, size_t errlen)
+static int cmd_within(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
+                      size_t *alen, avrsim_stats *st, uint64_t limit, char *err, size_t errlen)
 {
     uint16_t top = sp(s), lo = s->info.heap ? s->info.heap : top;
     for (uint16_t a = lo; a < top; a++)
@@ -279,7 +419,7 @@ int avrsim_cmd(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t c
     s->out_len = s->out_over = 0;
     s->t_in = s->t_out = s->avr->cycle;
     uint64_t t0 = s->avr->cycle;
-    int rc = run(s, AVRSIM_CMD_CYCLES, err, errlen);
+    int rc = run(s, limit, err, errlen);
     *alen = s->out_len;
     if (rc != AVRSIM_OK)
         return rc;
@@ -302,6 +442,12 @@ int avrsim_cmd(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t c
     return AVRSIM_OK;
 }
 
+int avrsim_cmd(avrsim *s, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
+               size_t *alen, avrsim_stats *st, char *err, size_t errlen)
+{
+    return cmd_within(s, cmd, len, ans, cap, alen, st, AVRSIM_CMD_CYCLES, err, errlen);
+}
+
 int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err,
                  size_t errlen)
 {
@@ -322,17 +468,18 @@ int avrsim_eeprom(avrsim *s, uint8_t *ee)
     return AVRSIM_OK;
 }
 
+int avrsim_set_eeprom(avrsim *s, const uint8_t *ee)
+{
+    avr_eeprom_desc_t d = {.ee = (uint8_t *)ee, .offset = 0, .size = AVRSIM_EEPROM};
+    avr_ioctl(s->avr, AVR_IOCTL_EEPROM_SET, &d);
+    return AVRSIM_OK;
+}
+
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     elf_firmware_t fw;
-    memset(&fw, 0, sizeof fw);
-    avr_global_logger_set(quiet_logger);
-    if (!elf_is_avr(elf, err, errlen))
+    if (parse_elf(elf, &fw, err, errlen) != AVRSIM_OK)
         return AVRSIM_ERROR;
-    if (elf_read_firmware(elf, &fw) != 0) {
-        fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
-        return AVRSIM_ERROR;
-    }
     *flash = fw.flashsize;
     *sram = fw.datasize + fw.bsssize;
     free_firmware(&fw);
@@ -353,11 +500,34 @@ uint8_t avrsim_pk_form(uint8_t c)
     return 0xFF; /* c = 0 */
 }
 
-int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
-                   char *err, size_t errlen)
+int avrsim_pin(avrsim *s, const uint8_t *pin, size_t pinlen, uint8_t *status, uint8_t *tries,
+               char *err, size_t errlen)
 {
-    uint8_t a[4], form[256], *pl = malloc(pkb ? pkb : 1);
+    uint8_t c[1 + AVR_PIN_BYTES] = {AVR_CMD_PIN}, a[4];
     size_t alen;
+    if (pinlen > AVR_PIN_MAX) {
+        fileio_say(err, errlen, "a PIN has at most %d bytes", AVR_PIN_MAX);
+        return AVRSIM_ERROR;
+    }
+    c[1] = (uint8_t)pinlen;
+    memcpy(c + 2, pin, pinlen);
+    int rc = avrsim_cmd(s, c, sizeof c, a, sizeof a, &alen, NULL, err, errlen);
+    sodium_memzero(c, sizeof c);
+    if (rc == AVRSIM_OK && (alen < 1 || alen != 1u + (a[0] == AVR_EPIN))) {
+        fileio_say(err, errlen, "VERIFY PIN: a malformed answer");
+        rc = AVRSIM_ERROR;
+    }
+    if (rc == AVRSIM_OK) {
+        *status = a[0];
+        *tries = a[0] == AVR_EPIN ? a[1] : 0;
+    }
+    return rc;
+}
+
+int avrsim_flash_keys(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
+                      const uint8_t *pinrec, char *err, size_t errlen)
+{
+    uint8_t form[256], *pl = malloc(pkb ? pkb : 1);
     avrsim_info in;
     int rc = avrsim_get_info(s, &in);
     if (!pl) {
@@ -372,7 +542,31 @@ int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, 
         rc = avrsim_flash(s, in.sk_addr, sk, skb, err, errlen);
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.pk_addr, pl, pkb, err, errlen);
+    if (rc == AVRSIM_OK)
+        rc = avrsim_flash(s, in.pin_addr, pinrec, AVR_PIN_BYTES, err, errlen);
     free(pl);
+    return rc;
+}
+
+int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
+                   const uint8_t *pin, size_t pinlen, char *err, size_t errlen)
+{
+    uint8_t a[4], prec[AVR_PIN_BYTES] = {0}, ee[AVRSIM_EEPROM];
+    size_t alen;
+    if (pinlen < AVR_PIN_MIN || pinlen > AVR_PIN_MAX) {
+        fileio_say(err, errlen, "the PIN must have %d to %d bytes", AVR_PIN_MIN, AVR_PIN_MAX);
+        return AVRSIM_ERROR;
+    }
+    prec[0] = (uint8_t)pinlen;
+    memcpy(prec + 1, pin, pinlen);
+    int rc = avrsim_flash_keys(s, sk, skb, pk, pkb, prec, err, errlen);
+    sodium_memzero(prec, sizeof prec);
+    /* the programmer's EEPROM write: three tries */
+    if (rc == AVRSIM_OK && (rc = avrsim_eeprom(s, ee)) == AVRSIM_OK) {
+        ee[AVR_EE_TRIES] = AVR_TRIES_FULL;
+        rc = avrsim_set_eeprom(s, ee);
+        sodium_memzero(ee, sizeof ee);
+    }
     if (rc == AVRSIM_OK)
         rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INSTALL}, 1, a, sizeof a, &alen, NULL,
                         err, errlen);
@@ -383,16 +577,30 @@ int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, 
     return rc;
 }
 
+int avrsim_host_sign(const tts_params *p, const uint8_t *sk, uint32_t ctr, const uint8_t *h,
+                     uint8_t *sig, unsigned *attempts)
+{
+    uint8_t key[32];
+    tts_stream st;
+    int rc = tts_card_stream_key(p, key, sk, ctr, h);
+    tts_stream_init(&st, key);
+    if (rc == TTS_OK)
+        rc = tts_sign_digest(p, sig, h, sk, tts_stream_rng, &st);
+    if (attempts)
+        *attempts = st.calls;
+    tts_stream_wipe(&st);
+    sodium_memzero(key, sizeof key);
+    return rc;
+}
+
 int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *digest,
                    avrsim_measure_t *r, char *err, size_t errlen)
 {
     avrsim *s = NULL;
     avrsim_info in;
     uint8_t *pk = NULL, *sk = NULL, cmd[1 + 2 * TTS_MAX_N + TTS_MAX_M], a[1 + TTS_MAX_N],
-            sig[TTS_MAX_N], key[32];
+            sig[TTS_MAX_N];
     size_t alen;
-    tts_stream st;
-    memset(&st, 0, sizeof st);
     memset(r, 0, sizeof *r);
     int rc = avrsim_sizes(elf, &r->flash, &r->sram_static, err, errlen);
     if (rc == AVRSIM_OK)
@@ -402,11 +610,15 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
     char name[32];
     snprintf(name, sizeof name, "TTS(%u,%u)", in.m, in.n);
     const tts_params *p = tts_params_get(name);
-    size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p), m = in.m, n = in.n;
+    size_t skb = p ? tts_sk_bytes(p) : 0, pkb = p ? tts_pk_bytes(p) : 0, m = in.m, n = in.n;
     r->m = in.m;
     r->n = in.n;
     rc = AVRSIM_ERROR;
-    if (!p || !(pk = malloc(pkb)) || !(sk = malloc(skb))) {
+    if (!p || m > TTS_MAX_M || n > TTS_MAX_N) {
+        fileio_say(err, errlen, "%s: INFO names %s, no set of this library", elf, name);
+        goto done;
+    }
+    if (!(pk = malloc(pkb)) || !(sk = malloc(skb))) {
         fileio_say(err, errlen, "%s: no memory for the %s keys", elf, name);
         goto done;
     }
@@ -414,8 +626,18 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
         fileio_say(err, errlen, "key generation failed");
         goto done;
     }
-    if ((rc = avrsim_program(s, sk, skb, pk, pkb, err, errlen)) != AVRSIM_OK)
+    uint8_t pst, tries;
+    const size_t pinlen = sizeof AVRSIM_MEASURE_PIN - 1;
+    if ((rc = avrsim_program(s, sk, skb, pk, pkb, (const uint8_t *)AVRSIM_MEASURE_PIN, pinlen,
+                             err, errlen)) != AVRSIM_OK ||
+        (rc = avrsim_pin(s, (const uint8_t *)AVRSIM_MEASURE_PIN, pinlen, &pst, &tries, err,
+                         errlen)) != AVRSIM_OK)
         goto done;
+    if (pst != AVR_OK) {
+        fileio_say(err, errlen, "%s: VERIFY PIN answered %02X", elf, pst);
+        rc = AVRSIM_ERROR;
+        goto done;
+    }
     /* INSTALL again, measured */
     rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INSTALL}, 1, a, sizeof a, &alen, &r->install,
                     err, errlen);
@@ -431,15 +653,11 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
         goto done;
     /* the host's signature under the same stream (counter 0) */
     rc = AVRSIM_ERROR;
-    if (tts_card_stream_key(p, key, sk, 0, digest) != TTS_OK)
-        goto done;
-    tts_stream_init(&st, key);
-    if (tts_sign_digest(p, sig, digest, sk, tts_stream_rng, &st) != TTS_OK ||
+    if (avrsim_host_sign(p, sk, 0, digest, sig, &r->attempts) != TTS_OK ||
         memcmp(sig, a + 1, n) != 0) {
         fileio_say(err, errlen, "%s: the AVR's signature differs from the host's", elf);
         goto done;
     }
-    r->attempts = st.calls;
     cmd[0] = AVR_CMD_VERIFY;
     memcpy(cmd + 1, sig, n);
     memcpy(cmd + 1 + n, digest, m);
@@ -449,8 +667,6 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
         rc = AVRSIM_ERROR;
     }
 done:
-    tts_stream_wipe(&st);
-    sodium_memzero(key, sizeof key);
     sodium_memzero(sig, sizeof sig);
     if (sk) {
         sodium_memzero(sk, skb);

@@ -4,9 +4,14 @@
  * (libsimavr), one command at a time over the transport of
  * avr/avr_protocol.h.
  *
- * Every run is bounded by simulated cycles, never by wall time: a command
+ * Every run is bounded in simulated cycles and instructions: a command
  * that has not answered and gone back to waiting for input within
- * AVRSIM_CMD_CYCLES fails (AVRSIM_ETIME). The driver measures each
+ * AVRSIM_CMD_CYCLES fails (AVRSIM_ETIME), the start-up and INFO within
+ * AVRSIM_BOOT_CYCLES; and, against a simulator gone wrong, in wall time
+ * (AVRSIM_WALL_SECONDS, far above any run of a libtts image). The image is
+ * read by the driver itself, from a regular file opened without blocking,
+ * every loadable segment checked against the part's flash and SRAM before
+ * simavr sees it. The driver measures each
  * command: its cycles (from the read of its last argument byte to the
  * write of its first answer byte: the firmware's whole work, the transport
  * excluded) and the peak of the stack, by painting: before the command,
@@ -23,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tts.h>
+
 #define AVRSIM_OK     0
 #define AVRSIM_ERROR (-1) /* see err */
 #define AVRSIM_ETIME (-2) /* the cycle bound ran out */
@@ -32,6 +39,10 @@
 #define AVRSIM_CMD_CYCLES 250000000ull /* 15.6 s at 16 MHz: any command (a SIGN
                                               * of 1000 attempts of TTS(28,38)
                                               * takes about 170M) */
+#define AVRSIM_BOOT_CYCLES 2000000ull   /* start-up and INFO */
+#define AVRSIM_WALL_SECONDS 300
+#define AVRSIM_LOG_MAX    20           /* simavr's error lines shown */
+#define AVRSIM_ELF_MAX    (1 << 20)    /* bytes of an image file */
 #define AVRSIM_PAINT      0xA5
 #define AVRSIM_EEPROM     1024         /* the ATmega328P's EEPROM */
 #define AVRSIM_FLASH      32768
@@ -45,6 +56,7 @@ typedef struct {
     uint16_t sk_addr, pk_addr; /* the keys' room in flash */
     uint16_t heap;             /* first SRAM byte above the static data */
     unsigned flags;            /* AVR_F_* */
+    uint16_t pin_addr;         /* the PIN's room in flash */
 } avrsim_info;
 
 typedef struct {
@@ -76,18 +88,44 @@ int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err
                  size_t errlen);
 /* The EEPROM as the firmware left it (AVRSIM_EEPROM bytes). */
 int avrsim_eeprom(avrsim *s, uint8_t *ee);
+/* Write the whole EEPROM (the programmer's write). */
+int avrsim_set_eeprom(avrsim *s, const uint8_t *ee);
 
 /* The form of a public-key coefficient c in the image's flash: log_3 c in
  * the field of docs/SPEC.md 2.1, 0xFF for c = 0 (avr/verify.c). */
 uint8_t avrsim_pk_form(uint8_t c);
 
-/* Program the secret key and its public key (converted to the flash form
- * above) into the keys' room (their sizes must be the image's set's) and
- * run INSTALL (K_card into EEPROM). */
-int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
-                   char *err, size_t errlen);
+/* Write the secret key, its public key (converted to the flash form above)
+ * and the PIN record (AVR_PIN_BYTES: avr/avr_protocol.h) into their room
+ * in flash, nothing else: the programmer's flash as an earlier session
+ * left it. */
+int avrsim_flash_keys(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
+                      const uint8_t *pinrec, char *err, size_t errlen);
 
-/* One image measured: a key from the 32-byte seed, INSTALL, SIGN of
+/* Program the secret key and its public key (converted to the flash form
+ * above) into the keys' room (their sizes must be the image's set's), the
+ * PIN (AVR_PIN_MIN to AVR_PIN_MAX bytes) into its room and its three tries
+ * into EEPROM, as a programmer would, and run INSTALL (K_card into
+ * EEPROM). The counter is kept. */
+int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
+                   const uint8_t *pin, size_t pinlen, char *err, size_t errlen);
+
+/* VERIFY PIN: *status the device's answer (AVR_OK, AVR_EPIN with *tries
+ * left, AVR_EBLOCKED, AVR_ENOKEY); AVRSIM_OK or the driver's error. */
+int avrsim_pin(avrsim *s, const uint8_t *pin, size_t pinlen, uint8_t *status, uint8_t *tries,
+               char *err, size_t errlen);
+
+/* The signature the host makes of digest h with the secret key sk and the
+ * device's stream for counter ctr (docs/SPEC.md 7.4: tts_card_stream_key,
+ * tts_sign_digest): TTS_OK or the library's error; *attempts (may be NULL)
+ * the stream's attempts. */
+int avrsim_host_sign(const tts_params *p, const uint8_t *sk, uint32_t ctr, const uint8_t *h,
+                     uint8_t *sig, unsigned *attempts);
+
+/* The PIN avrsim_measure programs. */
+#define AVRSIM_MEASURE_PIN "0000"
+
+/* One image measured: a key from the 32-byte seed, INSTALL, VERIFY PIN, SIGN of
  * digest (m bytes) under the counter the EEPROM holds (erased: 0), the
  * signature checked against the host library's for the same stream, and
  * VERIFY of it. */

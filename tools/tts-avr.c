@@ -6,10 +6,13 @@
  *   tts-avr [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]
  *   tts-avr [options] report
  *
- * The subcommands of one invocation run in order on one device. Exit
- * status: 0 success, 1 the device refused (a signature it does not
- * accept, a counter run out) or its signature failed the host's check,
- * 2 usage or input error (or no simulator).
+ * The subcommands of one invocation run in order on one device (one power
+ * cycle: VERIFY PIN holds until the end). Each is a function of the table
+ * below returning a status; main has one exit path, where the key loaded
+ * is wiped whatever happened. Exit status: 0 success, 1 the device refused
+ * (a signature it does not accept, a wrong PIN, a counter run out) or its
+ * signature failed the host's check, 2 usage or input error (or no
+ * simulator).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,7 +26,7 @@
 #include <tts.h>
 
 #include "avrsim.h"
-#include "cardstate.h"
+#include "avrstate.h"
 #include "cli.h"
 #include "fileio.h"
 #include "avr_protocol.h"
@@ -36,9 +39,6 @@
 /* Messages to sign may be larger than key files. */
 #define MESSAGE_MAX_BYTES ((size_t)1 << 30)
 
-/* The state file: magic, m, n, a flag (keys programmed), sk, pk, EEPROM. */
-static const char STATE_MAGIC[8] = {'T', 'T', 'S', 'A', 'V', 'R', '0', '1'};
-
 static void usage(FILE *f)
 {
     fputs(
@@ -49,31 +49,40 @@ static void usage(FILE *f)
 "  --image FILE      AVR image (default DIR/tts-M-N.elf)\n"
 "  --image-dir DIR   directory of the images (default $TTS_AVR_DIR or\n"
 "                    " AVR_IMAGE_DIR ")\n"
-"  --report          print cycles, ms at 16 MHz and the stack's peak for\n"
-"                    every subcommand\n"
-"  --eeprom FILE     the device's non-volatile memory (the keys in flash,\n"
-"                    the EEPROM: K_card and the signature counter): locked\n"
-"                    and loaded at start, saved before any answer is released\n"
+"  --eeprom FILE     the device's non-volatile memory (the keys and the PIN in\n"
+"                    flash, the EEPROM: K_card, the counter, the PIN's tries):\n"
+"                    locked and loaded at start (a damaged file refused),\n"
+"                    saved before any answer is released\n"
+"  --pin FILE        the PIN: 4..16 bytes of a file only its owner may read (a\n"
+"                    final newline dropped); program sets it, sign sends it\n"
+"  --report          each command's cycles, ms at 16 MHz and stack peak\n"
 "  --force           replace existing output files (never an input)\n"
 "  --armor           write signatures as armored tts files (base64)\n"
 "  --raw             write them as bare bytes (default: binary tts files)\n"
 "  -h, --help        this text; --version: the version\n"
 "files: an output is never an input, never followed through a link, never\n"
-"  replaces a file without --force\n"
+"  replaces a file without --force; -o - is standard output (binary never\n"
+"  to a terminal: use --armor)\n"
 "subcommands:\n"
 "  info                          INFO: the set, the keys' flash addresses\n"
-"  program KEY                   write a secret key (a tts file, as `tts keygen`\n"
-"                                writes it) and its public key into flash,\n"
-"                                then INSTALL (K_card into EEPROM)\n"
-"  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE]\n"
-"                                SIGN an m-byte digest (default: the digest of\n"
-"                                the message, or of the empty message) with the\n"
-"                                device's counter; the signature is checked by\n"
-"                                the host (verified, and equal to the host's for\n"
-"                                the same stream) before it is shown or written\n"
+"  program KEY [--pk FILE]       with --pin: write a secret key and its public\n"
+"                                key into flash, the PIN and its 3 tries, then\n"
+"                                INSTALL (K_card into EEPROM). KEY: a tts file\n"
+"                                (as `tts keygen` writes it); with --pk (the\n"
+"                                public key KEY must have: a tts file, raw or\n"
+"                                hex) also the raw key or its hex. A key whose\n"
+"                                public key differs is refused, nothing sent\n"
+"  verify-pin                    VERIFY PIN (--pin): 3 tries, a good PIN\n"
+"                                gives them back (once an invocation)\n"
+"  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE|-]\n"
+"                                VERIFY PIN, then SIGN an m-byte digest\n"
+"                                (default: the digest of the message, or of the\n"
+"                                empty message) with the device's counter; the\n"
+"                                signature is checked by the host (verified, and\n"
+"                                the host's for the same stream) before it is out\n"
 "  verify SIG [--digest HEX | --digest-file FILE | --message FILE]\n"
 "                                VERIFY on the device with the public key in\n"
-"                                flash: exit 0 accepted, 1 refused\n"
+"                                flash: exit 0 accepted, 1 refused (or no key)\n"
 "  counter                       COUNTER: the next signature's counter\n"
 "  report                        for every image (or --params): SIGN and VERIFY\n"
 "                                cycles and ms at 16 MHz, flash, SRAM (static,\n"
@@ -82,215 +91,363 @@ static void usage(FILE *f)
     fprintf(f, "\n%s\n", TTS_BROKEN_NOTE);
 }
 
-static void die(const char *msg, const char *arg)
-{
-    fprintf(stderr, "tts-avr: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    exit(2);
-}
+/* ---- the device and its session ---- */
+typedef struct {
+    const tts_params *p;
+    size_t skb, pkb, m, n;
+    avr_state st; /* the keys and PIN as programmed, the EEPROM (tools/avrstate.h) */
+    avrsim *s;
+    avrsim_info info;
+    /* the invocation */
+    const char *state, *image, *pinfile;
+    int report, force, armor, raw, verified;
+    int argc, i;
+    char **argv;
+} device;
 
-/* The whole of path (at most cap bytes); exits 2 with the reason. */
-static uint8_t *read_all(const char *path, size_t cap, unsigned flags, size_t *len)
+/* The whole of path (at most cap bytes) into *b, or ST_ERROR said. */
+static int read_all(const char *path, size_t cap, unsigned flags, uint8_t **b, size_t *len)
 {
-    uint8_t *b = NULL;
     char err[512];
-    if (ttsfile_read_raw(path, cap, flags, &b, len, err, sizeof err) != TTSFILE_OK)
-        die(err, NULL);
-    return b;
+    *b = NULL;
+    if (ttsfile_read_raw(path, cap, flags, b, len, err, sizeof err) != TTSFILE_OK)
+        return cli_fail("%s", err);
+    return ST_OK;
 }
 
-/* A tts file of the given kind for set p (payload into out). */
-static void read_object(const char *path, int kind, const tts_params *p, uint8_t *out)
+/* Store the device (EEPROM as the simulator left it) before any answer. */
+static int state_save(device *d)
+{
+    char err[512];
+    if (avrsim_eeprom(d->s, d->st.ee) != AVRSIM_OK)
+        return cli_fail("cannot read the simulated EEPROM");
+    if (avr_state_save(&d->st, err, sizeof err) != 0)
+        return cli_fail("cannot save the device: %s", err);
+    return ST_OK;
+}
+
+/* ---- inputs ---- */
+
+/* A tts file of the given kind for the device's set (payload into out);
+ * with raw_ok, also exactly want bytes, or their hex. */
+static int read_object(const device *d, const char *path, int kind, uint8_t *out, size_t want,
+                       int raw_ok, unsigned flags)
 {
     const tts_params *fp;
     uint8_t *pay;
     size_t len;
     char err[512];
-    if (ttsfile_read(path, kind, &fp, &pay, &len, err, sizeof err) != TTSFILE_OK)
-        die(err, NULL);
-    if (fp != p) {
+    if (raw_ok) {
+        if (read_all(path, TTSFILE_MAX_BYTES, flags, &pay, &len) != ST_OK)
+            return ST_ERROR;
+        int tts = len != want && len > 3 && (!memcmp(pay, "TTS", 3) ||
+                                             !memcmp(pay, "-----BEGIN ", len < 11 ? len : 11));
+        long got = tts ? -1 : len == want ? (memcpy(out, pay, want), (long)want)
+                                          : cli_hex((const char *)pay, len, out, want);
         tts_file_free(pay, len);
-        fprintf(stderr, "tts-avr: %s: a %s file, but the image is %s\n", path,
-                tts_params_name(fp), tts_params_name(p));
-        exit(2);
+        if (!tts)
+            return got == (long)want ? ST_OK
+                                     : cli_fail("%s: need a tts file, or %zu bytes (raw or hex)",
+                                                path, want);
+    }
+    if (ttsfile_read(path, kind, &fp, &pay, &len, err, sizeof err) != TTSFILE_OK)
+        return cli_fail("%s%s", err, kind == TTS_FILE_SECRET_KEY && !raw_ok
+                                         ? " (a raw or hex key only with --pk FILE, the "
+                                           "public key it must have)" : "");
+    if (fp != d->p) {
+        tts_file_free(pay, len);
+        return cli_fail("%s: a %s file, but the image is %s", path, tts_params_name(fp),
+                        tts_params_name(d->p));
     }
     memcpy(out, pay, len);
     tts_file_free(pay, len);
+    return ST_OK;
+}
+
+/* --pin FILE into the flash record (length, then the bytes). */
+static int read_pin(device *d, uint8_t rec[AVR_PIN_BYTES])
+{
+    uint8_t *b;
+    size_t len, flen;
+    if (!d->pinfile)
+        return cli_fail("this needs --pin FILE (the device's PIN)");
+    if (read_all(d->pinfile, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &b, &flen) != ST_OK)
+        return ST_ERROR;
+    len = flen;
+    if (len && b[len - 1] == '\n')
+        len--;
+    if (len && b[len - 1] == '\r')
+        len--;
+    memset(rec, 0, AVR_PIN_BYTES);
+    if (len >= AVR_PIN_MIN && len <= AVR_PIN_MAX) {
+        rec[0] = (uint8_t)len;
+        memcpy(rec + 1, b, len);
+    }
+    tts_file_free(b, flen);
+    return rec[0] ? ST_OK : cli_fail("%s: the PIN must have 4 to 16 bytes", d->pinfile);
 }
 
 /* The digest of a subcommand: --digest HEX, --digest-file FILE (m raw
- * bytes or their hex), --message FILE; none: the empty message's. Returns
- * the index after the options taken. */
-static int read_digest(int argc, char **argv, int i, const tts_params *p, uint8_t *h,
-                       const char **out)
+ * bytes or their hex), --message FILE; none: the empty message's. */
+static int read_digest(device *d, uint8_t *h, const char **out)
 {
-    size_t m = tts_digest_bytes(p);
     int given = 0;
-    tts_digest(p, h, (const uint8_t *)"", 0);
-    while (i + 1 < argc && argv[i][0] == '-' && argv[i][1]) {
-        const char *o = argv[i], *v = argv[i + 1];
+    tts_digest(d->p, h, (const uint8_t *)"", 0);
+    while (d->i + 1 < d->argc && d->argv[d->i][0] == '-' && d->argv[d->i][1]) {
+        const char *o = d->argv[d->i], *v = d->argv[d->i + 1];
+        uint8_t *b = NULL;
+        size_t len = strlen(v);
         if (!strcmp(o, "-o") && out) {
             *out = v;
         } else if (!strcmp(o, "--digest") || !strcmp(o, "--digest-file")) {
-            size_t len = strlen(v);
-            uint8_t *b = NULL;
-            if (o[8]) /* --digest-file */
-                b = read_all(v, TTSFILE_MAX_BYTES, 0, &len);
-            long got = len == m && b ? (memcpy(h, b, m), (long)m)
-                                     : cli_hex(b ? (const char *)b : v, len, h, m);
-            if (b)
-                tts_file_free(b, len);
-            if (got != (long)m) {
-                fprintf(stderr, "tts-avr: %s: need %zu bytes (hex) for the digest\n", v, m);
-                exit(2);
-            }
+            if (o[8] && read_all(v, TTSFILE_MAX_BYTES, 0, &b, &len) != ST_OK)
+                return ST_ERROR;
+            long got = len == d->m && b ? (memcpy(h, b, d->m), (long)d->m)
+                                        : cli_hex(b ? (const char *)b : v, len, h, d->m);
+            tts_file_free(b, len);
+            if (got != (long)d->m)
+                return cli_fail("%s: need %zu bytes (hex) for the digest", v, d->m);
             given++;
         } else if (!strcmp(o, "--message")) {
-            size_t len;
-            uint8_t *b = read_all(v, MESSAGE_MAX_BYTES, 0, &len);
-            tts_digest(p, h, b, len);
+            if (read_all(v, MESSAGE_MAX_BYTES, 0, &b, &len) != ST_OK)
+                return ST_ERROR;
+            tts_digest(d->p, h, b, len);
             tts_file_free(b, len);
             given++;
         } else {
             break;
         }
-        i += 2;
+        d->i += 2;
     }
-    if (given > 1)
-        die("give one of --digest, --digest-file, --message", NULL);
-    return i;
+    return given > 1 ? cli_fail("give one of --digest, --digest-file, --message") : ST_OK;
 }
 
-static void print_hex(const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        printf("%02X", b[i]);
-    printf("\n");
-}
+/* ---- the device's commands ---- */
 
-static void show(int report, const char *what, const avrsim_stats *st)
+static void show(const device *d, const char *what, const avrsim_stats *st)
 {
-    if (report)
+    if (d->report)
         fprintf(stderr, "report: %s %llu cycles, %.2f ms at %.0f MHz, stack peak %u B\n", what,
                 (unsigned long long)st->cycles, (double)st->cycles / (AVRSIM_MHZ * 1000.0),
                 AVRSIM_MHZ, st->stack_peak);
 }
 
-/* ---- the device and its state file ---- */
-typedef struct {
-    const tts_params *p;
-    size_t skb, pkb;
-    uint8_t programmed, *sk, *pk, ee[AVRSIM_EEPROM];
-    avrsim *s;
-    avrsim_info info;
-} device;
-
-static size_t state_bytes(const device *d)
-{
-    return sizeof STATE_MAGIC + 3 + d->skb + d->pkb + AVRSIM_EEPROM;
-}
-
-/* The state file, locked by this session from its load to the end (a
- * file it made and never saved is removed at exit). */
-static int state_fd = -1, state_created, state_saved;
-static const char *state_path;
-
-static void state_release(void)
-{
-    if (state_fd < 0)
-        return;
-    if (state_created && !state_saved)
-        (void)unlink(state_path);
-    close(state_fd);
-    state_fd = -1;
-}
-
-/* Lock and load the state file (a missing or empty one: a new device). */
-static void state_load(device *d, const char *path)
-{
-    struct stat st;
-    char err[512];
-    memset(d->ee, 0xFF, sizeof d->ee);
-    if (!path)
-        return;
-    state_path = path;
-    if ((state_fd = card_lock_path(path, &state_created, err, sizeof err)) < 0)
-        die(err, NULL);
-    atexit(state_release);
-    if (fstat(state_fd, &st) != 0 || st.st_size == 0)
-        return;
-    size_t len;
-    uint8_t *b = read_all(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *q = b;
-    if (len != state_bytes(d) || memcmp(b, STATE_MAGIC, 8) ||
-        b[8] != tts_params_m(d->p) || b[9] != tts_params_n(d->p) || b[10] > 1) {
-        tts_file_free(b, len);
-        die("not a state file of this set's AVR image", path);
-    }
-    q += 8 + 2;
-    d->programmed = *q++;
-    memcpy(d->sk, q, d->skb);
-    memcpy(d->pk, q + d->skb, d->pkb);
-    memcpy(d->ee, q + d->skb + d->pkb, AVRSIM_EEPROM);
-    tts_file_free(b, len);
-}
-
-static void state_save(device *d, const char *path)
-{
-    if (!path)
-        return;
-    size_t len = state_bytes(d);
-    uint8_t *b = malloc(len), *q = b;
-    char err[512];
-    if (!b)
-        die("out of memory", NULL);
-    if (avrsim_eeprom(d->s, d->ee) != AVRSIM_OK)
-        die("cannot read the simulated EEPROM", NULL);
-    memcpy(q, STATE_MAGIC, 8);
-    q[8] = (uint8_t)tts_params_m(d->p);
-    q[9] = (uint8_t)tts_params_n(d->p);
-    q[10] = d->programmed;
-    q += 11;
-    memcpy(q, d->sk, d->skb);
-    memcpy(q + d->skb, d->pk, d->pkb);
-    memcpy(q + d->skb + d->pkb, d->ee, AVRSIM_EEPROM);
-    int rc = fileio_write(path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE, err,
-                          sizeof err);
-    sodium_memzero(b, len);
-    free(b);
-    if (rc != FILEIO_OK) {
-        fprintf(stderr, "tts-avr: cannot save the device: %s\n", err);
-        exit(2);
-    }
-    state_saved = 1;
-}
-
-/* The signature the host makes with the card's stream for counter ctr
- * and digest h (docs/SPEC.md 7.4) equals sig. */
-static int host_predicts(const device *d, uint32_t ctr, const uint8_t *h, const uint8_t *sig)
-{
-    uint8_t key[32], want[TTS_MAX_N];
-    tts_stream s;
-    int ok = tts_card_stream_key(d->p, key, d->sk, ctr, h) == TTS_OK;
-    tts_stream_init(&s, key);
-    ok = ok && tts_sign_digest(d->p, want, h, d->sk, tts_stream_rng, &s) == TTS_OK &&
-         memcmp(want, sig, tts_sig_bytes(d->p)) == 0;
-    tts_stream_wipe(&s);
-    sodium_memzero(key, sizeof key);
-    sodium_memzero(want, sizeof want);
-    return ok;
-}
-
-/* One command; exits 2 if the simulation fails. */
+/* One command: its answer's length, or 0 after a message (the simulation
+ * failed or the device gave no answer). */
 static size_t command(device *d, const uint8_t *cmd, size_t len, uint8_t *ans, size_t cap,
                       avrsim_stats *st)
 {
-    size_t alen;
+    size_t alen = 0;
     char err[512];
     if (avrsim_cmd(d->s, cmd, len, ans, cap, &alen, st, err, sizeof err) != AVRSIM_OK)
-        die(err, NULL);
-    if (alen < 1)
-        die("the device gave no answer", NULL);
-    return alen;
+        cli_fail("%s", err);
+    else if (alen < 1)
+        cli_fail("the device gave no answer");
+    else
+        return alen;
+    return 0;
 }
+
+static int counter_of(device *d, uint32_t *c)
+{
+    uint8_t cmd = AVR_CMD_COUNTER, a[8];
+    if (command(d, &cmd, 1, a, sizeof a, NULL) != 5)
+        return cli_fail("COUNTER: a malformed answer");
+    *c = (uint32_t)a[1] | (uint32_t)a[2] << 8 | (uint32_t)a[3] << 16 | (uint32_t)a[4] << 24;
+    return ST_OK;
+}
+
+/* VERIFY PIN with --pin, once an invocation; the tries saved before the
+ * verdict is told. */
+static int verify_pin(device *d)
+{
+    uint8_t rec[AVR_PIN_BYTES], st = 0, tries = 0;
+    char err[512];
+    if (d->verified)
+        return ST_OK;
+    if (read_pin(d, rec) != ST_OK)
+        return ST_ERROR;
+    int rc = avrsim_pin(d->s, rec + 1, rec[0], &st, &tries, err, sizeof err);
+    sodium_memzero(rec, sizeof rec);
+    if (rc != AVRSIM_OK)
+        return cli_fail("%s", err);
+    if (state_save(d) != ST_OK)
+        return ST_ERROR;
+    d->verified = st == AVR_OK;
+    if (st == AVR_EPIN)
+        fprintf(stderr, "tts-avr: VERIFY PIN: wrong PIN (%u %s left)\n", tries,
+                tries == 1 ? "try" : "tries");
+    else if (st != AVR_OK)
+        fprintf(stderr, "tts-avr: VERIFY PIN refused: %s\n",
+                st == AVR_EBLOCKED ? "the PIN is blocked (three wrong tries)"
+                : st == AVR_ENOKEY ? "no key programmed" : "unexpected status");
+    return d->verified ? ST_OK : ST_INVALID;
+}
+
+static int cmd_info(device *d)
+{
+    printf("%s: flash sk 0x%04X (%zu B), pk 0x%04X (%zu B), PIN 0x%04X, static SRAM to "
+           "0x%04X, keys %s\n", tts_params_name(d->p), d->info.sk_addr, d->skb, d->info.pk_addr,
+           d->pkb, d->info.pin_addr, d->info.heap,
+           d->st.programmed ? "programmed" : "not programmed");
+    return ST_OK;
+}
+
+static int cmd_program(device *d)
+{
+    const char *key = d->i < d->argc ? d->argv[d->i++] : NULL, *pkfile = NULL;
+    uint8_t rec[AVR_PIN_BYTES];
+    char err[512];
+    if (!key)
+        return cli_fail("program needs a secret-key file");
+    if (d->i + 1 < d->argc && !strcmp(d->argv[d->i], "--pk")) {
+        pkfile = d->argv[d->i + 1];
+        d->i += 2;
+    }
+    if (read_pin(d, rec) != ST_OK)
+        return ST_ERROR;
+    /* the key into the device's buffers only once it is accepted */
+    uint8_t *sk = malloc(d->skb), *pk = malloc(d->pkb), *want = malloc(d->pkb);
+    int rc = !sk || !pk || !want ? cli_fail("out of memory")
+             : read_object(d, key, TTS_FILE_SECRET_KEY, sk, d->skb, pkfile != NULL,
+                           TTSFILE_PRIVATE);
+    if (rc == ST_OK && (tts_sk_check(d->p, sk) != TTS_OK || tts_pk_from_sk(d->p, pk, sk) != TTS_OK))
+        rc = cli_fail("%s: the library refuses this secret key", key);
+    if (rc == ST_OK && pkfile)
+        rc = read_object(d, pkfile, TTS_FILE_PUBLIC_KEY, want, d->pkb, 1, 0);
+    if (rc == ST_OK && pkfile && sodium_memcmp(pk, want, d->pkb) != 0)
+        rc = cli_fail("%s: its public key is not %s's: refused, nothing programmed", key, pkfile);
+    if (rc == ST_OK && avrsim_program(d->s, sk, d->skb, pk, d->pkb, rec + 1, rec[0], err,
+                                      sizeof err) != AVRSIM_OK)
+        rc = cli_fail("%s", err);
+    if (rc == ST_OK) {
+        memcpy(d->st.sk, sk, d->skb);
+        memcpy(d->st.pk, pk, d->pkb);
+        memcpy(d->st.pin, rec, sizeof rec);
+        d->st.programmed = 1;
+        d->verified = 0;
+        rc = state_save(d);
+    }
+    if (sk)
+        sodium_memzero(sk, d->skb);
+    sodium_memzero(rec, sizeof rec);
+    free(sk);
+    free(pk);
+    free(want);
+    return rc;
+}
+
+/* Where sign's signature goes: checked before the device is asked. */
+static int check_output(const device *d, const char *out)
+{
+    char err[512];
+    int rc = fileio_check_output(out, d->force ? FILEIO_FORCE : 0, err, sizeof err);
+    if (rc == FILEIO_EXISTS)
+        return cli_fail("%s: the output exists (use --force)", out);
+    if (rc != FILEIO_OK)
+        return cli_fail("%s", err);
+    if ((d->state && fileio_same_file(out, d->state)) || fileio_same_file(out, d->image))
+        return cli_fail("%s: the output is an input", out);
+    if (!strcmp(out, "-") && !d->armor && isatty(STDOUT_FILENO))
+        return cli_fail("refusing to write binary data to a terminal; use -o FILE or --armor");
+    return ST_OK;
+}
+
+static int write_sig(const device *d, const char *out, const uint8_t *sig)
+{
+    char err[512];
+    unsigned force = d->force ? FILEIO_FORCE : 0;
+    if (!out) {
+        for (size_t i = 0; i < d->n; i++)
+            printf("%02X", sig[i]);
+        printf("\n");
+    } else if (d->raw ? fileio_write(out, sig, d->n, force, err, sizeof err) != FILEIO_OK
+                      : ttsfile_write(out, TTS_FILE_SIGNATURE, d->p, sig,
+                                      (d->armor ? TTS_FILE_ARMOR : 0) |
+                                          (d->force ? TTSFILE_FORCE : 0),
+                                      err, sizeof err) != TTSFILE_OK) {
+        return cli_fail("%s", err);
+    }
+    return ST_OK;
+}
+
+static int cmd_sign(device *d)
+{
+    const char *out = NULL;
+    uint8_t cmd[1 + TTS_MAX_M], ans[1 + TTS_MAX_N + 16], h[TTS_MAX_M];
+    avrsim_stats st;
+    uint32_t ctr;
+    int rc = read_digest(d, h, &out);
+    if (rc == ST_OK && out)
+        rc = check_output(d, out);
+    if (rc == ST_OK && d->st.programmed)
+        rc = verify_pin(d);
+    /* the counter this SIGN will use, for the host's prediction */
+    if (rc != ST_OK || (rc = counter_of(d, &ctr)) != ST_OK)
+        return rc;
+    cmd[0] = AVR_CMD_SIGN;
+    memcpy(cmd + 1, h, d->m);
+    size_t alen = command(d, cmd, 1 + d->m, ans, sizeof ans, &st);
+    if (!alen || state_save(d) != ST_OK) /* the counter moved: saved before the answer */
+        return ST_ERROR;
+    show(d, "SIGN", &st);
+    if (ans[0] != AVR_OK || alen != 1 + d->n) {
+        fprintf(stderr, "tts-avr: SIGN refused (status %02X%s)\n", ans[0],
+                ans[0] == AVR_ENOKEY     ? ": no key programmed"
+                : ans[0] == AVR_ENOAUTH  ? ": no VERIFY PIN (--pin FILE)"
+                : ans[0] == AVR_ECOUNTER ? ": the counter is exhausted" : "");
+        return ST_INVALID;
+    }
+    uint8_t want[TTS_MAX_N];
+    int same = d->st.programmed && avrsim_host_sign(d->p, d->st.sk, ctr, h, want, NULL) ==
+                                       TTS_OK && !memcmp(want, ans + 1, d->n);
+    sodium_memzero(want, sizeof want);
+    if (!same || tts_verify_digest(d->p, ans + 1, h, d->st.pk) != TTS_OK) {
+        fputs("tts-avr: the device's signature fails the host's check (tts verify, and the "
+              "host's signature for the same stream): withheld\n", stderr);
+        return ST_INVALID;
+    }
+    return write_sig(d, out, ans + 1);
+}
+
+static int cmd_verify(device *d)
+{
+    uint8_t cmd[1 + TTS_MAX_N + TTS_MAX_M], ans[8], h[TTS_MAX_M];
+    avrsim_stats st;
+    if (d->i >= d->argc)
+        return cli_fail("verify needs a signature file");
+    const char *sig = d->argv[d->i++];
+    int rc = read_object(d, sig, TTS_FILE_SIGNATURE, cmd + 1, d->n, 0, 0);
+    if (rc != ST_OK || (rc = read_digest(d, h, NULL)) != ST_OK)
+        return rc;
+    cmd[0] = AVR_CMD_VERIFY;
+    memcpy(cmd + 1 + d->n, h, d->m);
+    if (!command(d, cmd, 1 + d->n + d->m, ans, sizeof ans, &st))
+        return ST_ERROR;
+    show(d, "VERIFY", &st);
+    printf("%s\n", ans[0] == AVR_OK ? "accepted" : ans[0] == AVR_ENOKEY ? "refused: no key"
+                                                                        : "refused");
+    return ans[0] == AVR_OK ? ST_OK : ST_INVALID;
+}
+
+static int cmd_counter(device *d)
+{
+    uint32_t c;
+    int rc = counter_of(d, &c);
+    if (rc == ST_OK)
+        printf("%lu\n", (unsigned long)c);
+    return rc;
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(device *d);
+} subcommands[] = {
+    {"info", cmd_info},     {"program", cmd_program}, {"verify-pin", verify_pin},
+    {"sign", cmd_sign},     {"verify", cmd_verify},   {"counter", cmd_counter},
+};
+
+/* ---- report ---- */
 
 static int run_report(const char *dir, const tts_params *only)
 {
@@ -316,10 +473,8 @@ static int run_report(const char *dir, const tts_params *only)
             continue;
         }
         tts_digest(p, h, (const uint8_t *)"abc", 3);
-        if (avrsim_measure(path, seed, h, &r, err, sizeof err) != AVRSIM_OK) {
-            fprintf(stderr, "tts-avr: %s\n", err);
-            return 1;
-        }
+        if (avrsim_measure(path, seed, h, &r, err, sizeof err) != AVRSIM_OK)
+            return cli_fail("%s", err);
         found++;
         printf("| %s | %llu | %.2f | %llu | %.2f | %llu | %u | %u | %u | %u |\n",
                tts_params_name(p), (unsigned long long)r.sign.cycles,
@@ -329,179 +484,115 @@ static int run_report(const char *dir, const tts_params *only)
                (unsigned long long)r.install.cycles, r.flash, r.sram_static,
                r.sram_static + r.sign.stack_peak, r.sram_static + r.verify.stack_peak);
     }
-    if (!found)
-        die("no AVR image found", dir);
-    return 0;
+    return found ? ST_OK : cli_fail("no AVR image found: %s", dir);
+}
+
+/* ---- the session ---- */
+
+/* Open the device: its image, its state, its keys as programmed. */
+static int device_open(device *d, const char *dir, int o_image)
+{
+    char err[512];
+    struct stat ist;
+    if (tts_pk_bytes(d->p) > AVRSIM_FLASH)
+        return cli_fail("no image of %s: its public key is larger than the ATmega328P's flash",
+                        tts_params_name(d->p));
+    if (stat(d->image, &ist) != 0) {
+        /* run from the build tree, the images are in avr/, not installed */
+        if (!o_image && strcmp(dir, "avr") != 0 && stat("avr/tts-20-28.elf", &ist) == 0)
+            return cli_fail("no AVR image %s; in the build tree, pass --image-dir avr",
+                            d->image);
+        return cli_fail("no AVR image: %s", d->image);
+    }
+    if (d->state && !strcmp(d->state, "-"))
+        return cli_fail("--eeprom needs a file: the device's state is read back next time");
+    if (avr_state_open(&d->st, d->p, d->state, err, sizeof err) != 0)
+        return cli_fail("%s", err);
+    if (avrsim_open(&d->s, d->image, d->st.ee, &d->info, err, sizeof err) != AVRSIM_OK)
+        return cli_fail("%s", err);
+    if (d->info.m != d->m || d->info.n != d->n)
+        return cli_fail("%s: the image is of another set than --params", d->image);
+    /* the programmer's flash as it was (the EEPROM came with the state) */
+    if (d->st.programmed && avrsim_flash_keys(d->s, d->st.sk, d->skb, d->st.pk, d->pkb,
+                                              d->st.pin, err, sizeof err) != AVRSIM_OK)
+        return cli_fail("%s", err);
+    return ST_OK;
+}
+
+static int run_subcommands(device *d)
+{
+    int status = ST_OK;
+    while (d->i < d->argc && status == ST_OK) {
+        const char *w = d->argv[d->i++];
+        size_t k = 0;
+        while (k < sizeof subcommands / sizeof *subcommands && strcmp(w, subcommands[k].name))
+            k++;
+        if (k == sizeof subcommands / sizeof *subcommands)
+            return cli_usage("unknown subcommand '%s'", w);
+        status = subcommands[k].fn(d);
+    }
+    return status;
 }
 
 int main(int argc, char **argv)
 {
-    const char *params = "TTS(20,28)", *image = NULL, *eeprom = NULL;
-    const char *dir = getenv("TTS_AVR_DIR");
-    int report = 0, o_help = 0, o_version = 0, o_force = 0, o_armor = 0, o_raw = 0;
+    const char *params = "TTS(20,28)", *image = NULL, *dir = getenv("TTS_AVR_DIR");
     const char *o_params = NULL;
+    device d;
+    memset(&d, 0, sizeof d);
+    d.st.fd = -1;
+    int o_help = 0, o_version = 0;
     const cli_opt opts[] = {
         {"help", 'h', NULL, &o_help},   {"version", 0, NULL, &o_version},
-        {"report", 0, NULL, &report},   {"force", 0, NULL, &o_force},
-        {"armor", 0, NULL, &o_armor},   {"raw", 0, NULL, &o_raw},
+        {"report", 0, NULL, &d.report}, {"force", 0, NULL, &d.force},
+        {"armor", 0, NULL, &d.armor},   {"raw", 0, NULL, &d.raw},
         {"params", 0, &o_params, NULL}, {"image", 0, &image, NULL},
-        {"image-dir", 0, &dir, NULL},   {"eeprom", 0, &eeprom, NULL},
-        CLI_OPT_END};
+        {"image-dir", 0, &dir, NULL},   {"eeprom", 0, &d.state, NULL},
+        {"pin", 0, &d.pinfile, NULL},   CLI_OPT_END};
     cli_prog = "tts-avr";
     int i = cli_parse_head(argc, argv, opts);
     if (i < 0)
-        return 2;
-    if (o_help) { usage(stdout); return 0; }
-    if (o_version) { printf("tts-avr (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE); return 0; }
-    if (!dir)
-        dir = AVR_IMAGE_DIR;
-    if (o_params)
-        params = o_params;
-    if (o_armor && o_raw)
-        die("--armor and --raw exclude each other", NULL);
+        return ST_ERROR;
+    if (o_help || o_version) {
+        if (o_help)
+            usage(stdout);
+        else
+            printf("tts-avr (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE);
+        return ST_OK;
+    }
+    dir = dir ? dir : AVR_IMAGE_DIR;
+    params = o_params ? o_params : params;
+    if (d.armor && d.raw)
+        return cli_fail("--armor and --raw exclude each other");
     if (i >= argc)
         return cli_usage("no subcommand given");
     if (!avrsim_available())
-        die("this build has no AVR simulator (configure found no libsimavr)", NULL);
+        return cli_fail("this build has no AVR simulator (configure found no libsimavr)");
     if (sodium_init() < 0)
-        die("libsodium failed to initialise", NULL);
-    const tts_params *p = tts_params_get(params);
-    if (!p)
-        die("unknown parameter set", params);
+        return cli_fail("libsodium failed to initialise");
+    if (!(d.p = tts_params_get(params)))
+        return cli_fail("unknown parameter set: %s", params);
     if (!strcmp(argv[i], "report")) {
         if (i + 1 != argc)
             return cli_usage("report takes no arguments: '%s'", argv[i + 1]);
-        return run_report(dir, o_params ? p : NULL);
+        return run_report(dir, o_params ? d.p : NULL);
     }
-    if (eeprom && !strcmp(eeprom, "-"))
-        die("--eeprom needs a file: the device's state is read back next time", NULL);
 
-    device d;
-    memset(&d, 0, sizeof d);
-    d.p = p;
-    d.skb = tts_sk_bytes(p);
-    d.pkb = tts_pk_bytes(p);
-    d.sk = calloc(1, d.skb);
-    d.pk = calloc(1, d.pkb);
-    if (!d.sk || !d.pk)
-        die("out of memory", NULL);
-    char ibuf[4096], err[512];
-    const int o_image = image != NULL;
-    if (!image) {
-        snprintf(ibuf, sizeof ibuf, "%s/%s.elf", dir, tts_params_id(p));
-        image = ibuf;
-    }
-    if (tts_pk_bytes(p) > AVRSIM_FLASH)
-        die("no image of this set: its public key is larger than the ATmega328P's flash",
-            tts_params_name(p));
-    struct stat ist;
-    if (stat(image, &ist) != 0) {
-        /* run from the build tree, the images are in avr/, not installed */
-        if (!o_image && strcmp(dir, "avr") != 0 && stat("avr/tts-20-28.elf", &ist) == 0)
-            fprintf(stderr, "tts-avr: no AVR image %s; in the build tree, pass --image-dir avr\n",
-                    image);
-        else
-            fprintf(stderr, "tts-avr: no AVR image: %s\n", image);
-        exit(2);
-    }
-    state_load(&d, eeprom);
-    if (avrsim_open(&d.s, image, d.ee, &d.info, err, sizeof err) != AVRSIM_OK)
-        die(err, NULL);
-    if (d.info.m != tts_params_m(p) || d.info.n != tts_params_n(p))
-        die("the image is of another set than --params", image);
-    /* the keys as programmed (INSTALL again: K_card is a function of sk) */
-    if (d.programmed &&
-        avrsim_program(d.s, d.sk, d.skb, d.pk, d.pkb, err, sizeof err) != AVRSIM_OK)
-        die(err, NULL);
-
-    int status = 0;
-    const size_t m = tts_params_m(p), n = tts_params_n(p);
-    uint8_t cmd[1 + 2 * TTS_MAX_N + TTS_MAX_M], ans[1 + TTS_MAX_N + 16], h[TTS_MAX_M];
-    avrsim_stats st;
-    while (i < argc && !status) {
-        const char *w = argv[i++], *out = NULL;
-        if (!strcmp(w, "info")) {
-            printf("%s: flash sk 0x%04X (%zu B), pk 0x%04X (%zu B), static SRAM to 0x%04X, "
-                   "keys %s\n", tts_params_name(p), d.info.sk_addr, d.skb, d.info.pk_addr,
-                   d.pkb, d.info.heap, d.programmed ? "programmed" : "not programmed");
-        } else if (!strcmp(w, "program")) {
-            if (i >= argc)
-                die("program needs a secret-key file", NULL);
-            read_object(argv[i++], TTS_FILE_SECRET_KEY, p, d.sk);
-            if (tts_sk_check(p, d.sk) != TTS_OK || tts_pk_from_sk(p, d.pk, d.sk) != TTS_OK)
-                die("the library refuses this secret key", argv[i - 1]);
-            if (avrsim_program(d.s, d.sk, d.skb, d.pk, d.pkb, err, sizeof err) != AVRSIM_OK)
-                die(err, NULL);
-            d.programmed = 1;
-            state_save(&d, eeprom);
-        } else if (!strcmp(w, "sign")) {
-            i = read_digest(argc, argv, i, p, h, &out);
-            if (out) {
-                int rc = fileio_check_output(out, o_force ? FILEIO_FORCE : 0, err, sizeof err);
-                if (rc != FILEIO_OK || (eeprom && fileio_same_file(out, eeprom)) ||
-                    fileio_same_file(out, image))
-                    die(rc == FILEIO_EXISTS ? "the output exists (use --force)"
-                                            : rc != FILEIO_OK ? err : "the output is an input",
-                        out);
-            }
-            /* the counter this SIGN will use, for the host's prediction */
-            cmd[0] = AVR_CMD_COUNTER;
-            if (command(&d, cmd, 1, ans, sizeof ans, NULL) != 5)
-                die("COUNTER: a malformed answer", NULL);
-            uint32_t ctr = (uint32_t)ans[1] | (uint32_t)ans[2] << 8 | (uint32_t)ans[3] << 16 |
-                           (uint32_t)ans[4] << 24;
-            cmd[0] = AVR_CMD_SIGN;
-            memcpy(cmd + 1, h, m);
-            size_t alen = command(&d, cmd, 1 + m, ans, sizeof ans, &st);
-            state_save(&d, eeprom); /* the counter moved: saved before the answer */
-            show(report, "SIGN", &st);
-            if (ans[0] != AVR_OK || alen != 1 + n) {
-                fprintf(stderr, "tts-avr: SIGN refused (status %02X%s)\n", ans[0],
-                        ans[0] == AVR_ENOKEY ? ": no key programmed" :
-                        ans[0] == AVR_ECOUNTER ? ": the counter is exhausted" : "");
-                status = 1;
-            } else if (!d.programmed || tts_verify_digest(p, ans + 1, h, d.pk) != TTS_OK ||
-                       !host_predicts(&d, ctr, h, ans + 1)) {
-                fputs("tts-avr: the device's signature fails the host's check (tts verify, "
-                      "and the host's signature for the same stream): withheld\n", stderr);
-                status = 1;
-            } else if (!out) {
-                print_hex(ans + 1, n);
-            } else if (o_raw) {
-                if (fileio_write(out, ans + 1, n, o_force ? FILEIO_FORCE : 0, err,
-                                 sizeof err) != FILEIO_OK)
-                    die(err, NULL);
-            } else if (ttsfile_write(out, TTS_FILE_SIGNATURE, p, ans + 1,
-                                     (o_armor ? TTS_FILE_ARMOR : 0) |
-                                         (o_force ? TTSFILE_FORCE : 0),
-                                     err, sizeof err) != TTSFILE_OK) {
-                die(err, NULL);
-            }
-        } else if (!strcmp(w, "verify")) {
-            if (i >= argc)
-                die("verify needs a signature file", NULL);
-            read_object(argv[i++], TTS_FILE_SIGNATURE, p, cmd + 1);
-            i = read_digest(argc, argv, i, p, h, NULL);
-            cmd[0] = AVR_CMD_VERIFY;
-            memcpy(cmd + 1 + n, h, m);
-            command(&d, cmd, 1 + n + m, ans, sizeof ans, &st);
-            show(report, "VERIFY", &st);
-            printf("%s\n", ans[0] == AVR_OK ? "accepted" : "refused");
-            status = ans[0] == AVR_OK ? 0 : 1;
-        } else if (!strcmp(w, "counter")) {
-            cmd[0] = AVR_CMD_COUNTER;
-            size_t alen = command(&d, cmd, 1, ans, sizeof ans, &st);
-            if (alen != 5)
-                die("COUNTER: a malformed answer", NULL);
-            printf("%lu\n", (unsigned long)ans[1] | (unsigned long)ans[2] << 8 |
-                                (unsigned long)ans[3] << 16 | (unsigned long)ans[4] << 24);
-        } else {
-            status = cli_usage("unknown subcommand '%s'", w); /* the key wiped below */
-        }
-    }
+    char ibuf[4096];
+    snprintf(ibuf, sizeof ibuf, "%s/%s.elf", dir, tts_params_id(d.p));
+    d.image = image ? image : ibuf;
+    d.skb = tts_sk_bytes(d.p);
+    d.pkb = tts_pk_bytes(d.p);
+    d.m = tts_params_m(d.p);
+    d.n = tts_params_n(d.p);
+    d.argc = argc;
+    d.argv = argv;
+    d.i = i;
+    int status = device_open(&d, dir, image != NULL);
+    if (status == ST_OK)
+        status = run_subcommands(&d);
+    /* the one exit of a session: the key wiped whatever happened */
     avrsim_close(d.s);
-    sodium_memzero(d.sk, d.skb);
-    free(d.sk);
-    free(d.pk);
+    avr_state_close(&d.st);
     return status;
 }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The Cortex-M build of avr/: the EEPROM is a RAM array (erased at reset). */
+/* The Cortex-M build of avr/: the EEPROM is a RAM array, erased at reset
+ * (cortexm/main.c): the counter restarts at 0 on every boot, so signatures
+ * under the same counter recur. A test build, not a device. */
 #ifndef TTS_CM_EEPROM_H
 #define TTS_CM_EEPROM_H
 #include <stdint.h>
