@@ -20,6 +20,7 @@
 
 #include "avr_tables.h"
 #include "avr_protocol.h"
+#include "avr_pk.h"
 
 #if TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
 #error "this set's public key does not fit the ATmega328P's 32 KB of flash"
@@ -35,13 +36,20 @@
 #define SK_COEF (TTS_M * (TTS_M + 1) + TTS_N * (TTS_N + 1))
 #define TTS_MU1 (TTS_V + TTS_A)
 #define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
+#define PK_FLASH (PK_BYTES + AVR_PK_ZROOM) /* the public key's room (avr_pk.h) */
 
 /* The keys, in flash: the programmer writes them (the host driver writes
  * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
- * 5.2 lays it out, pk in log form (verify.c: each coefficient c as
- * log_3 c, 0xFF for 0; tools/avrsim.c converts it). */
+ * 5.2 lays it out, pk in log form and its zero list (avr_pk.h;
+ * tools/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
-extern const uint8_t avr_pk[PK_BYTES] PROGMEM;
+extern const uint8_t avr_pk[PK_FLASH] PROGMEM;
+
+/* The assembly kernels' GF(256) tables in SRAM (avr/gf_tab.c; gen_avr.c
+ * says what they hold): page-aligned, logs then powers of 3. */
+extern uint8_t gf_tab[512];
+#define GF_TLOG gf_tab
+#define GF_TEXP (gf_tab + 256)
 
 /* ---- GF(256): products by the tables in flash (avr_tables.h) ---- */
 

@@ -11,7 +11,7 @@
 
 /* The keys' room in flash, written by the programmer (zeros in the image). */
 const uint8_t avr_sk[SK_BYTES] PROGMEM __attribute__((used)) = {0};
-const uint8_t avr_pk[PK_BYTES] PROGMEM __attribute__((used)) = {0};
+const uint8_t avr_pk[PK_FLASH] PROGMEM __attribute__((used)) = {0};
 
 extern uint8_t __heap_start;
 

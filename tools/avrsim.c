@@ -16,6 +16,7 @@
 #include "avrsim.h"
 #include "fileio.h"
 #include "avr_protocol.h"
+#include "avr_pk.h"
 
 #ifndef HAVE_SIMAVR
 
@@ -356,7 +357,7 @@ uint8_t avrsim_pk_form(uint8_t c)
 int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                    char *err, size_t errlen)
 {
-    uint8_t a[4], form[256], *pl = malloc(pkb ? pkb : 1);
+    uint8_t a[4], form[256], *pl = malloc(pkb + AVR_PK_ZROOM);
     size_t alen;
     avrsim_info in;
     int rc = avrsim_get_info(s, &in);
@@ -368,10 +369,16 @@ int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, 
         form[c] = avrsim_pk_form((uint8_t)c);
     for (size_t i = 0; i < pkb; i++)
         pl[i] = form[pk[i]];
+    /* the zero list after the key (avr/avr_pk.h) */
+    if (rc == AVRSIM_OK && avr_pk_zeros(pk, in.m, in.n, pl + pkb) < 0) {
+        fileio_say(err, errlen, "the public key has more than %d zero coefficients: no room "
+                   "in the image's flash", AVR_PK_ZMAX);
+        rc = AVRSIM_ERROR;
+    }
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.sk_addr, sk, skb, err, errlen);
     if (rc == AVRSIM_OK)
-        rc = avrsim_flash(s, in.pk_addr, pl, pkb, err, errlen);
+        rc = avrsim_flash(s, in.pk_addr, pl, pkb + AVR_PK_ZROOM, err, errlen);
     free(pl);
     if (rc == AVRSIM_OK)
         rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INSTALL}, 1, a, sizeof a, &alen, NULL,

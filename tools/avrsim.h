@@ -82,8 +82,8 @@ int avrsim_eeprom(avrsim *s, uint8_t *ee);
 uint8_t avrsim_pk_form(uint8_t c);
 
 /* Program the secret key and its public key (converted to the flash form
- * above) into the keys' room (their sizes must be the image's set's) and
- * run INSTALL (K_card into EEPROM). */
+ * above, its zero list after it: avr/avr_pk.h) into the keys' room (their
+ * sizes must be the image's set's) and run INSTALL (K_card into EEPROM). */
 int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                    char *err, size_t errlen);
 
