@@ -51,7 +51,7 @@ extern uint8_t gf_tab[512];
 #define GF_TLOG gf_tab
 #define GF_TEXP (gf_tab + 256)
 
-/* ---- GF(256): products by the tables in flash (avr_tables.h) ---- */
+/* ---- GF(256) ---- */
 
 /* 0xFF if x != 0, else 0, without a branch (the borrow of x - 1). */
 static inline uint8_t gf_nz(uint8_t x)
@@ -59,6 +59,8 @@ static inline uint8_t gf_nz(uint8_t x)
     return (uint8_t)~(uint8_t)(((uint16_t)x - 1) >> 8);
 }
 
+#ifdef AVR_C_KERNELS
+/* The C twins' products: the tables in flash (avr_tables.h). */
 static inline uint8_t gf_log(uint8_t x) { return pgm_read_byte(&GF_LOG[x]); }
 
 /* exp of a sum of two logs (<= 508) */
@@ -74,6 +76,15 @@ static inline uint8_t gf_inv(uint8_t a)
 {
     return gf_exp(255 - gf_log(a)) & gf_nz(a);
 }
+#else
+/* The products by the SRAM tables (gf_tab): the sum of the logs mod 255
+ * by its carry added back (255 stands for 0), masked for a zero factor. */
+static inline uint8_t gf_mul(uint8_t a, uint8_t b)
+{
+    uint16_t s = (uint16_t)GF_TLOG[a] + GF_TLOG[b];
+    return GF_TEXP[(uint8_t)((uint8_t)s + (uint8_t)(s >> 8))] & gf_nz(a) & gf_nz(b);
+}
+#endif
 
 /* ---- modules ---- */
 /* io.c: the transport (avr_protocol.h) */
