@@ -91,7 +91,8 @@ static inline uint8_t gf_mul(uint8_t a, uint8_t b)
 uint8_t io_get(void);
 void io_put(uint8_t b);
 
-/* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce, counter. */
+/* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce (NULL: 12
+ * zero bytes), counter. */
 void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[12],
                     uint32_t counter);
 /* The quarter-round on s[a], s[b], s[c], s[d] of the 16-word state: the

@@ -21,7 +21,8 @@ mkdir -p "$(dirname "$out")"
     -o "$out.tmp" "$srcdir/avr/gf_tab.c" "$srcdir/avr/main.c" "$srcdir/avr/io.c" \
     "$srcdir/avr/chacha.c" "$srcdir/avr/sign.c" "$srcdir/avr/verify.c" \
     "$srcdir/avr/chacha_rounds.S" "$srcdir/avr/gf_verify.S" "$srcdir/avr/gf_matvec.S" \
-    "$srcdir/avr/gf_solve.S" "$srcdir/avr/gf_pmul.S"
+    "$srcdir/avr/gf_solve.S" "$srcdir/avr/gf_pmul.S" \
+    "$srcdir/avr/wipe.S"
 # symbol sizes (hex) of the keys and tables; text and data, bss
 sym() { printf "%d" "0x$("$nm" -S "$out.tmp" | awk -v s="$1" '$4 == s { print $2 } END { print 0 }' | head -n 1)"; }
 sk=$(sym avr_sk) pk=$(sym avr_pk) ex=$(sym GF_EXP) lg=$(sym GF_LOG) tab=$(sym gf_tab)

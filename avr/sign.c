@@ -110,19 +110,22 @@ static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uin
 /* The signing state: the target u, the unknowns x, a layer's system, the
  * vinegar stream (its key, block and position), the logs of a vector. */
 static struct {
-    uint8_t u[TTS_M], x[TTS_N], S[LMAX][LMAX + 1];
+    uint8_t u[TTS_M], x[TTS_N];
+    union {  /* the products' logs before and after the layers */
+        uint8_t S[LMAX][LMAX + 1];
+        uint8_t lv[2 * TTS_N];
+    };
     uint8_t lx[TTS_N], b[LMAX + 2]; /* the logs of x; pmul's products */
     uint8_t key[32], block[64], pos;
     uint32_t ctr;
-    uint8_t lv[2 * TTS_N];
 } st;
+_Static_assert(sizeof st.S >= 2 * TTS_N, "lv shares S's room");
 
 static void stream_take(uint8_t *out, uint8_t len)
 {
-    static const uint8_t zero12[12];
     for (uint8_t i = 0; i < len; i++) {
         if (st.pos == 64) {  /* public: where the stream is */
-            chacha20_block(st.block, st.key, zero12, st.ctr++);
+            chacha20_block(st.block, st.key, NULL, st.ctr++);
             st.pos = 0;
         }
         out[i] = st.block[st.pos++];
@@ -169,15 +172,15 @@ static uint8_t layer1(void)
         uint8_t col = (uint8_t)(TTS_V + r + 1);  /* mod a, public */
         while (col >= TTS_A)
             col -= TTS_A;
+        /* the products at columns col.. and then from 0 (public sizes) */
+        uint8_t n1 = TTS_A - col < TTS_V - 1 ? TTS_A - col : TTS_V - 1;
         memcpy(st.b, st.lx + 1, TTS_V - 1);
         pmul(st.b, coef((uint16_t)r * (TTS_V - 1)), TTS_V - 1);
         memset(st.S[r], 0, TTS_A);
-        st.S[r][r] = 1;
+        memcpy(&st.S[r][col], st.b, n1);
+        memcpy(&st.S[r][0], st.b + n1, TTS_V - 1 - n1);
+        st.S[r][r] ^= 1;
         st.S[r][TTS_A] = st.u[r];
-        for (uint8_t j = 0; j < TTS_V - 1; j++) {
-            st.S[r][col] ^= st.b[j];
-            col = col + 1 == TTS_A ? 0 : col + 1;  /* public indices */
-        }
     }
     uint8_t ok = solve(st.S, TTS_A);
     for (uint8_t s = 0; s < TTS_A; s++) {
@@ -209,17 +212,20 @@ static void middle(void)
 static uint8_t layer3(void)
 {
     for (uint8_t r = 0; r < TTS_B; r++) {
-        uint8_t i = TTS_L3 + r;
-        st.b[0] = lmul(st.lx[r + TTS_V], st.lx[r + TTS_V + 2]);
-        for (uint8_t j = TTS_L3; j < TTS_N; j++)  /* public indices */
-            st.b[j - TTS_L3 + 1] = st.lx[j < i ? 2 * (i - j) - (i & 1) : j == i ? 0
-                                                                           : i + TTS_L3 - j];
-        pmul(st.b, coef((uint16_t)(TTS_A + 2) * (TTS_V - 1) + (uint16_t)r * (TTS_B + 1)),
-             TTS_B + 1);
-        for (uint8_t j = 0; j < TTS_B; j++)
-            st.S[r][j] = st.b[j + 1];
+        uint8_t i = TTS_L3 + r, *d = st.S[r];
+        const uint8_t *o = coef((uint16_t)(TTS_A + 2) * (TTS_V - 1) + (uint16_t)r * (TTS_B + 1));
+        /* the factor of column j: x_{2(i-j)-(i&1)} for j < i, x_0, then
+         * x_{i+c-j} (public indices, stepped) */
+        for (uint8_t q = (uint8_t)(2 * r - (i & 1)); d < &st.S[r][r]; q -= 2)
+            *d++ = st.lx[q];
+        *d++ = st.lx[0];
+        for (uint8_t q = TTS_L3 - 1; d < &st.S[r][TTS_B]; q--)
+            *d++ = st.lx[q];
+        *d = lmul(st.lx[r + TTS_V], st.lx[r + TTS_V + 2]);
+        pmul(st.S[r], o + 1, TTS_B);
+        pmul(d, o, 1);
         st.S[r][r] ^= 1;
-        st.S[r][TTS_B] = st.u[i - TTS_V] ^ st.b[0];
+        *d ^= st.u[i - TTS_V];
     }
     uint8_t ok = solve(st.S, TTS_B);
     for (uint8_t s = 0; s < TTS_B; s++)
