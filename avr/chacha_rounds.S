@@ -95,6 +95,22 @@
     STW r15, r16, r17, r14, \od
 .endm
 
+; the feed-forward: X's words += the words read from Z by op (lpm or ld)
+.macro FEED words, op
+    .rept \words
+    ld r2, X
+    \op r0, Z+
+    add r2, r0
+    st X+, r2
+    .rept 3
+    ld r2, X
+    \op r0, Z+
+    adc r2, r0
+    st X+, r2
+    .endr
+    .endr
+.endm
+
 #ifndef AVR_C_KERNELS
     .section .text.chacha20_block, "ax", @progbits
 ; void chacha20_block(uint8_t out[64], const uint8_t key[32],
@@ -149,31 +165,9 @@ chacha20_block:
     movw r26, r28
     ldi r30, lo8(sigma)
     ldi r31, hi8(sigma)
-    .rept 4                     ; the constant words
-    ld r2, X
-    lpm r0, Z+
-    add r2, r0
-    st X+, r2
-    .rept 3
-    ld r2, X
-    lpm r0, Z+
-    adc r2, r0
-    st X+, r2
-    .endr
-    .endr
+    FEED 4, lpm                 ; the constant words
     movw r30, r22
-    .rept 8                     ; the key's words
-    ld r2, X
-    ld r0, Z+
-    add r2, r0
-    st X+, r2
-    .rept 3
-    ld r2, X
-    ld r0, Z+
-    adc r2, r0
-    st X+, r2
-    .endr
-    .endr
+    FEED 8, ld                  ; the key's words
     .irp r, r16, r17, r18, r19
     ld r2, X
     .ifc \r, r16
@@ -187,18 +181,7 @@ chacha20_block:
     cpc r21, r1
     breq 2f
     movw r30, r20
-    .rept 3                     ; the nonce's three words
-    ld r2, X
-    ld r0, Z+
-    add r2, r0
-    st X+, r2
-    .rept 3
-    ld r2, X
-    ld r0, Z+
-    adc r2, r0
-    st X+, r2
-    .endr
-    .endr
+    FEED 3, ld                  ; the nonce's words
 2:
     clr r0
     .irp r, r29, r28, r17, r16, r15, r14, r13, r12, r11, r10, r9, r8, r7, r6, r5, r4, r3, r2
