@@ -18,7 +18,8 @@
  *                                  image flags (1: AVR_F_*)
  *   'K' INSTALL                    -  (K_card from the secret key in flash
  *                                  into EEPROM: docs/SPEC.md 7.4, step 1)
- *   'S' SIGN   h (m bytes)         sigma (n bytes)
+ *   'S' SIGN   h (m bytes)         sigma (n bytes); with -DAVR_SIGN_CHECK
+ *                                  only after VERIFY accepted it
  *   'V' VERIFY sigma (n), h (m)    -  (AVR_OK: accepted; AVR_EBADSIG)
  *   'C' COUNTER                    c (4 bytes, little-endian): the next
  *                                  signature's counter
@@ -47,6 +48,8 @@
 #define AVR_ECOUNTER 0x03 /* SIGN: the counter is exhausted (2^32 - 1) */
 #define AVR_ERETRY   0x04 /* SIGN: 1000 attempts failed */
 #define AVR_ECMD     0x05 /* unknown command */
+#define AVR_EFAULT   0x06 /* SIGN: its signature failed its own VERIFY (images
+                           * built with -DAVR_SIGN_CHECK): withheld */
 
 #define AVR_F_SIGN   0x01 /* the image signs */
 #define AVR_F_VERIFY 0x02 /* the image verifies */

@@ -304,6 +304,16 @@ uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M])
         }
     }
     avr_wipe(&st, sizeof st);
+#ifdef AVR_SIGN_CHECK
+    /* The signature checked before it leaves: a fault during SIGN (a
+     * glitch, a flipped bit of the key) gives a signature that the public
+     * key refuses, and one such signature gives away a column of the
+     * secret A1 (docs/AVR.md). Withheld, with its own status. */
+    if (rc == AVR_OK && avr_verify(sig, h) != AVR_OK) {
+        avr_wipe(sig, TTS_N);
+        rc = AVR_EFAULT;
+    }
+#endif
     eeprom_busy_wait(); /* the counter programmed before any answer */
     return rc;
 }

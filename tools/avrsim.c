@@ -53,6 +53,14 @@ int avrsim_flash(avrsim *s, uint16_t addr, const uint8_t *b, size_t n, char *err
 
 int avrsim_eeprom(avrsim *s, uint8_t *ee) { (void)s; (void)ee; return AVRSIM_NOSIM; }
 
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
+                 size_t errlen)
+{
+    (void)s; (void)after; (void)flash; (void)addr; (void)mask;
+    fileio_say(err, errlen, "this build has no AVR simulator (libsimavr)");
+    return AVRSIM_NOSIM;
+}
+
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     (void)flash; (void)sram;
@@ -65,6 +73,7 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
 #include <simavr/sim_io.h>
+#include <simavr/sim_cycle_timers.h>
 #include <simavr/avr_eeprom.h>
 
 struct avrsim {
@@ -77,6 +86,9 @@ struct avrsim {
     int idle;           /* the firmware polled with no input left */
     uint64_t t_in, t_out;
     avrsim_info info;
+    int fault_flash;    /* avrsim_fault's */
+    uint16_t fault_addr;
+    uint8_t fault_mask;
 };
 
 int avrsim_available(void) { return 1; }
@@ -320,6 +332,28 @@ int avrsim_eeprom(avrsim *s, uint8_t *ee)
      * has copied: its answer says nothing) */
     avr_eeprom_desc_t d = {.ee = ee, .offset = 0, .size = AVRSIM_EEPROM};
     avr_ioctl(s->avr, AVR_IOCTL_EEPROM_GET, &d);
+    return AVRSIM_OK;
+}
+
+static avr_cycle_count_t fault_fire(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    avrsim *s = param;
+    (void)when;
+    (s->fault_flash ? avr->flash : avr->data)[s->fault_addr] ^= s->fault_mask;
+    return 0;
+}
+
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
+                 size_t errlen)
+{
+    if (addr > (flash ? s->avr->flashend : s->avr->ramend)) {
+        fileio_say(err, errlen, "fault address 0x%04X past the end", addr);
+        return AVRSIM_ERROR;
+    }
+    s->fault_flash = flash;
+    s->fault_addr = addr;
+    s->fault_mask = mask;
+    avr_cycle_timer_register(s->avr, after, fault_fire, s);
     return AVRSIM_OK;
 }
 

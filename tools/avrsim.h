@@ -105,4 +105,10 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err,
                  size_t errlen);
 
+/* A fault for the tests: mask XORed into the byte at addr of flash
+ * (flash != 0) or of the data space, once, when the core has run after
+ * cycles from now (the next command's). */
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
+                 size_t errlen);
+
 #endif
