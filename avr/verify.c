@@ -64,9 +64,10 @@ void gf_pk_pass_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *lw);
 
 uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
 {
-    uint8_t out[TTS_M], lw[TTS_N], d = 0;
+    uint8_t out[TTS_M], lw[TTS_N + 1], d = 0;
     for (uint8_t i = 0; i < TTS_N; i++)
         lw[i] = GF_TLOG[sig[i]]; /* 0xFF for 0 */
+    lw[TTS_N] = 0;                /* the linear blocks' second factor, 1 */
     for (uint8_t q = 0; q < TTS_M; q += PASS_Q)
         gf_pk_pass_asm(out + q, avr_pk + q, lw);
     /* the zero list: the kernel counted each zero coefficient as 1 */
@@ -74,7 +75,11 @@ uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
         uint8_t i = pgm_read_byte(z), j = pgm_read_byte(z + 1), k = pgm_read_byte(z + 2);
         if (i == AVR_PK_ZEND)
             break;
-        out[k] ^= gf_mul(sig[i], j == TTS_N ? 1 : sig[j]);
+        uint8_t li = lw[i], lj = lw[j];
+        if (li != 0xFF && lj != 0xFF) {
+            uint16_t l = (uint16_t)li + lj;
+            out[k] ^= GF_TEXP[(uint8_t)((uint8_t)l + (uint8_t)(l >> 8))];
+        }
     }
     for (uint8_t k = 0; k < TTS_M; k++)
         d |= out[k] ^ h[k];

@@ -332,8 +332,8 @@ static void faults(const tts_params *p, const char *image, const char *katdir, i
     alen = cmd(s, c, 1 + m, a, sizeof a, NULL);
     CHECK(alen == 1 + n && a[0] == AVR_OK && !memcmp(a + 1, sig, n),
           "after the faults: not the host's signature (counter %u)", (unsigned)ctr);
-    printf("%s: faults during SIGN %s\n", image,
-           checked ? "answered AVR_EFAULT, no signature" : "gave faulty signatures");
+    printf("%s: faults during SIGN (%s)\n", image,
+           checked ? "expected: AVR_EFAULT, no signature" : "expected: a faulty signature");
 done:
     if (sk)
         memset(sk, 0, skb);
