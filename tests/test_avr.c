@@ -15,8 +15,9 @@
  *    (every signature whose first attempt succeeded, as the host counts).
  *  - the counter's rules: SIGN before INSTALL refused, an exhausted counter
  *    refused with the EEPROM untouched.
- *  - the assembly kernels (avr/*.S) and their C twins: the test-only
- *    image avr/tts-20-28-c.elf signs as the host does too.
+ *  - the assembly kernels (avr/gf_*.S, chacha_rounds.S, wipe.S) and their
+ *    C twins: the test-only image avr/tts-20-28-c.elf signs as the host
+ *    does too.
  *  - the budget of TTS(20,28) (docs/AVR.md): SIGN and VERIFY at most
  *    80,000 cycles each, the SRAM peaks at most 1 KB, the code (the flash
  *    without the keys' room) at most 8 KB.
