@@ -68,6 +68,13 @@ if [ -x "$BENCH" ] && command -v python3 >/dev/null 2>&1; then
         grep -q '^| RSA-1024 | ATmega328P 16 MHz | ~2048 | 1340 | 8504.00 | 727955.00 |$' out &&
         grep -q '^| ECC-163 | ATmega328P 16 MHz | ~7168 | 934 | 42011.00 | 20686.00 |$' out
     check $? "... prints TTS(20,28) measured and the study's RSA-1024 and ECC-163 rows"
+    # Ed25519 (Hutter and Schwabe, AFRICACRYPT 2013: 23,216,241 and 32,634,713 cycles, at
+    # 16 MHz 1451.02 and 2039.67 ms) among the signatures, before the key-exchange table
+    sed -n '/^Signatures:/,/^Key exchange/p' out >sigs
+    grep -q '^| Ed25519 | 8-bit AVR ATmega (cycles) | - | - | 2039.67 | 1451.02 |$' sigs &&
+        grep -q '^| TTS(20,28) (broken) |' sigs && ! grep -q '^| RSA-1024 |' sigs &&
+        sed -n '/^Key exchange/,$p' out | grep -q '^| RSA-1024 |'
+    check $? "... Ed25519 among the signatures beside TTS, the study's rows apart (key exchange)"
     python3 - m.json >out 2>err <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -76,6 +83,8 @@ t = rows["TTS(20,28)"]
 assert d["mode"] == "micro" and t["measured"] and t["sign_cycles"] > 0
 assert abs(t["sign_ms"] - t["sign_cycles"] / 16000.0) < 0.001
 assert not rows["X25519"]["measured"] and rows["X25519"]["source"]
+assert rows["Ed25519"]["kind"] == "signature" and rows["RSA-1024"]["kind"] == "key exchange"
+assert rows["Ed25519"]["sign_cycles"] == 23216241 and rows["Ed25519"]["verify_cycles"] == 32634713
 PY
     check $? "... its JSON: the measured row's ms are its cycles at 16 MHz, the cited rows have sources"
     grep -q '^TTS(20,28),1,' m.csv
