@@ -22,7 +22,10 @@
 #include "avr_protocol.h"
 #include "avr_pk.h"
 
-#if TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
+/* The ATmega328P (32 KB of flash) takes the sets up to TTS(28,38); the
+ * ATmega2560 (256 KB) the two larger ones, their keys in the low 64 KB
+ * that LPM reads (avr/build-image.sh chooses the part by the set). */
+#if defined(__AVR_ATmega328P__) && TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
 #error "this set's public key does not fit the ATmega328P's 32 KB of flash"
 #endif
 
@@ -43,7 +46,7 @@
  * 5.2 lays it out, pk in log form and its zero list (avr_pk.h;
  * tools/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
-extern const uint8_t avr_pk[PK_FLASH] PROGMEM;
+extern const uint8_t avr_pk[] PROGMEM; /* PK_FLASH bytes (avr/pk_room.S) */
 
 /* The assembly kernels' GF(256) tables in SRAM (avr/gf_tab.c; gen_avr.c
  * says what they hold): page-aligned, logs then powers of 3. */

@@ -117,6 +117,12 @@
 #elif TTS_M == 28
     MATVEC gf_mv1_asm, 28, R11, r13, r14, r15
     MATVEC gf_mv3_asm, 38, R16, r18, r19, r20
+#elif TTS_M == 32
+    MATVEC gf_mv1_asm, 32, R16
+    MATVEC gf_mv3_asm, 44, R11
+#elif TTS_M == 36
+    MATVEC gf_mv1_asm, 36, R16, r18, r19
+    MATVEC gf_mv3_asm, 50, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11
 #else
 #error "gf_matvec.S: no register lists for this set"
 #endif

@@ -41,6 +41,11 @@
 #define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13
 #elif TTS_M == 28
 #define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15
+#elif TTS_M == 32
+#define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17
+#elif TTS_M == 36
+#define SUMS r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17, \
+    r18, r19
 #else
 #error "gf_verify.S: no register list for this m"
 #endif

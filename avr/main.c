@@ -9,9 +9,9 @@
 
 #include "avr.h"
 
-/* The keys' room in flash, written by the programmer (zeros in the image). */
+/* The keys' room in flash, written by the programmer (zeros in the image;
+ * the public key's in avr/pk_room.S). */
 const uint8_t avr_sk[SK_BYTES] PROGMEM __attribute__((used)) = {0};
-const uint8_t avr_pk[PK_FLASH] PROGMEM __attribute__((used)) = {0};
 
 extern uint8_t __heap_start;
 

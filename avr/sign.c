@@ -83,7 +83,7 @@ static uint8_t solve(uint8_t S[LMAX][LMAX + 1], uint8_t k)
 void gf_mv1_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
 void gf_mv3_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
 #define H1 (TTS_M <= 20 ? TTS_M : TTS_M / 2)
-#define H3 (TTS_N / 2)
+#define H3 (TTS_N <= 38 ? TTS_N / 2 : TTS_N == 44 ? 11 : 10)
 /* gf_solve.S */
 uint8_t gf_solve_asm(uint8_t *S, uint8_t k);
 #define solve(S, k) gf_solve_asm(&(S)[0][0], k)

@@ -5,9 +5,10 @@
 # `tts verify`, the counter kept in the state file, the device's VERIFY
 # refusing another message, a bad digest and a device without a key
 # refused with their exit statuses, an existing output kept without
-# --force, parallel sessions taking turns on the state file; and
-# tts-bench micro's table, JSON and CSV. Skips without
-# libsimavr or the images.
+# --force, parallel sessions taking turns on the state file; TTS(36,50)
+# signed on the simulated ATmega2560 and accepted by `tts verify`, and
+# tts-avr report's eight sets; and tts-bench micro's table, JSON and CSV.
+# Skips without libsimavr or the images.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 TTS=${TTS:-$top_builddir/tts}
@@ -52,6 +53,18 @@ head -c 4096 "$TTS" >notavr.elf
 run 2 "an image that is no AVR ELF: exit 2" "$AVR" --image notavr.elf info
 grep -q 'not an AVR ELF image' err
 check $? "... and says so"
+
+# TTS(36,50) on the ATmega2560 (its public key does not fit the ATmega328P)
+"$TTS" keygen --params "TTS(36,50)" -o big >/dev/null 2>err
+check $? "tts keygen TTS(36,50)"
+B="$AVR --image-dir $IMG --eeprom bigdev --params TTS(36,50)"
+run 0 "TTS(36,50): program the key into the ATmega2560's flash" $B program big.sec
+run 0 "TTS(36,50): sign the message's digest" $B sign --message msg -o big.sig
+run 0 "TTS(36,50): tts verify accepts the device's signature" "$TTS" verify -p big.pub -s big.sig msg
+run 0 "TTS(36,50): the device's VERIFY accepts it" $B verify big.sig --message msg
+"$AVR" --image-dir "$IMG" report >rep8 2>/dev/null
+[ "$(grep -c '^| TTS(' rep8)" = 8 ]
+check $? "tts-avr report gives the eight sets"
 
 # the state file is held by one session at a time: parallel SIGNs all count
 before=$($A counter)

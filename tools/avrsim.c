@@ -178,10 +178,12 @@ static int run(avrsim *s, uint64_t limit, char *err, size_t errlen)
 }
 
 /* A regular file whose ELF header names the AVR (e_machine 83), before
- * simavr sees it (it takes other files as an empty flash). */
-static int elf_is_avr(const char *elf, char *err, size_t errlen)
+ * simavr sees it (it takes other files as an empty flash); *mcu the part
+ * its architecture (e_flags) stands for: avr6, the ATmega2560 of the sets
+ * whose keys pass 32 KB (avr/build-image.sh), else the ATmega328P. */
+static int elf_is_avr(const char *elf, const char **mcu, char *err, size_t errlen)
 {
-    unsigned char h[20];
+    unsigned char h[40];
     struct stat st;
     FILE *f = fopen(elf, "rb");
     int ok = f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
@@ -191,6 +193,7 @@ static int elf_is_avr(const char *elf, char *err, size_t errlen)
         fclose(f);
     if (!ok)
         fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
+    *mcu = ok && (h[36] & 0x7F) == 6 ? "atmega2560" : "atmega328p";
     return ok;
 }
 
@@ -209,7 +212,8 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         return AVRSIM_ERROR;
     }
     avr_global_logger_set(quiet_logger);
-    if (!elf_is_avr(elf, err, errlen)) {
+    const char *mcu;
+    if (!elf_is_avr(elf, &mcu, err, errlen)) {
         free(s);
         return AVRSIM_ERROR;
     }
@@ -218,9 +222,9 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         free(s);
         return AVRSIM_ERROR;
     }
-    s->avr = avr_make_mcu_by_name("atmega328p");
+    s->avr = avr_make_mcu_by_name(mcu);
     if (!s->avr || avr_init(s->avr) != 0) {
-        fileio_say(err, errlen, "simavr has no ATmega328P");
+        fileio_say(err, errlen, "simavr has no %s", mcu);
         avrsim_close(s);
         return AVRSIM_ERROR;
     }
@@ -360,9 +364,10 @@ int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t ma
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     elf_firmware_t fw;
+    const char *mcu;
     memset(&fw, 0, sizeof fw);
     avr_global_logger_set(quiet_logger);
-    if (!elf_is_avr(elf, err, errlen))
+    if (!elf_is_avr(elf, &mcu, err, errlen))
         return AVRSIM_ERROR;
     if (elf_read_firmware(elf, &fw) != 0) {
         fileio_say(err, errlen, "%s: not an AVR ELF image", elf);
