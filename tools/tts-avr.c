@@ -455,7 +455,9 @@ int main(int argc, char **argv)
             if (ans[0] != AVR_OK || alen != 1 + n) {
                 fprintf(stderr, "tts-avr: SIGN refused (status %02X%s)\n", ans[0],
                         ans[0] == AVR_ENOKEY ? ": no key programmed" :
-                        ans[0] == AVR_ECOUNTER ? ": the counter is exhausted" : "");
+                        ans[0] == AVR_ECOUNTER ? ": the counter is exhausted" :
+                        ans[0] == AVR_EFAULT ? ": the signature failed the device's own "
+                                               "VERIFY (a fault), withheld" : "");
                 status = 1;
             } else if (!d.programmed || tts_verify_digest(p, ans + 1, h, d.pk) != TTS_OK ||
                        !host_predicts(&d, ctr, h, ans + 1)) {
