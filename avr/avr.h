@@ -39,7 +39,7 @@
 #define SK_COEF (TTS_M * (TTS_M + 1) + TTS_N * (TTS_N + 1))
 #define TTS_MU1 (TTS_V + TTS_A)
 #define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
-#define PK_FLASH (PK_BYTES + AVR_PK_ZROOM) /* the public key's room (avr_pk.h) */
+#define PK_FLASH (PK_BYTES + AVR_PK_ZROOM(PK_BYTES)) /* the public key's room (avr_pk.h) */
 
 /* The keys, in flash: the programmer writes them (the host driver writes
  * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md

@@ -182,7 +182,8 @@ int micro_cli(int argc, char **argv)
         /* the part avr/build-image.sh chose: the keys in 32 KB or not */
         w->platform = tts_pk_bytes(p) > AVRSIM_FLASH ? "ATmega2560 16 MHz (simavr)"
                                                      : "ATmega328P 16 MHz (simavr)";
-        w->code = (double)(r->flash - tts_sk_bytes(p) - tts_pk_bytes(p) - AVR_PK_ZROOM);
+        w->code = (double)(r->flash - tts_sk_bytes(p) - tts_pk_bytes(p) -
+                            AVR_PK_ZROOM(tts_pk_bytes(p)));
         w->ram = r->sram_static +
                  (r->sign.stack_peak > r->verify.stack_peak ? r->sign.stack_peak
                                                             : r->verify.stack_peak);

@@ -121,13 +121,13 @@ typedef struct {
 static int flash_pk(avrsim *s, const avrsim_info *in, const uint8_t *pk, size_t pkb, char *err,
                     size_t errlen)
 {
-    uint8_t *pl = malloc(pkb + AVR_PK_ZROOM);
+    uint8_t *pl = malloc(pkb + AVR_PK_ZROOM(pkb));
     int rc = AVRSIM_ERROR;
     if (pl) {
         for (size_t i = 0; i < pkb; i++)
             pl[i] = avrsim_pk_form(pk[i]);
         if (avr_pk_zeros(pk, in->m, in->n, pl + pkb) >= 0)
-            rc = avrsim_flash(s, in->pk_addr, pl, pkb + AVR_PK_ZROOM, err, errlen);
+            rc = avrsim_flash(s, in->pk_addr, pl, pkb + AVR_PK_ZROOM(pkb), err, errlen);
         free(pl);
     }
     return rc;
@@ -266,7 +266,8 @@ static void budget(const tts_params *p, const char *image, const meas_t *ms)
     unsigned flash = 0, sram = 0;
     char err[256];
     CHECK(avrsim_sizes(image, &flash, &sram, err, sizeof err) == AVRSIM_OK, "%s", err);
-    unsigned code = flash - (unsigned)tts_sk_bytes(p) - (unsigned)tts_pk_bytes(p) - AVR_PK_ZROOM;
+    unsigned code = flash - (unsigned)tts_sk_bytes(p) - (unsigned)tts_pk_bytes(p) -
+                    AVR_PK_ZROOM(tts_pk_bytes(p));
     printf("%s budget: SIGN %llu (%u), VERIFY %llu (%u), SRAM peaks %u and %u (%u), "
            "code %u B (%u)\n", tts_params_name(p), (unsigned long long)ms->sign_max,
            BUDGET_SIGN, (unsigned long long)ms->verify_max, BUDGET_VERIFY,
@@ -343,6 +344,30 @@ done:
     avrsim_close(s);
 }
 
+/* A public key with more zero coefficients than the room holds (all of
+ * them 0): avr_pk_zeros says so, and the programmer refuses it with the
+ * reason, writing nothing. */
+static void zero_room(const tts_params *p, const char *image)
+{
+    size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
+    uint8_t *sk = calloc(1, skb), *pk = calloc(1, pkb), *room = malloc(AVR_PK_ZROOM(pkb));
+    char err[256] = "";
+    avrsim *s = NULL;
+    if (sk && pk && room && avrsim_open(&s, image, NULL, NULL, err, sizeof err) == AVRSIM_OK) {
+        CHECK(avr_pk_zeros(pk, tts_params_m(p), tts_params_n(p), room) == -1,
+              "an all-zero key's list fits the room");
+        CHECK(avrsim_program(s, sk, skb, pk, pkb, err, sizeof err) != AVRSIM_OK &&
+                  strstr(err, "zero coefficients"),
+              "an all-zero public key programmed (%s)", err);
+    } else {
+        CHECK(0, "%s", err);
+    }
+    avrsim_close(s);
+    free(sk);
+    free(pk);
+    free(room);
+}
+
 int main(void)
 {
     const char *dir = getenv("AVR_IMAGE_DIR"), *src = getenv("srcdir");
@@ -407,6 +432,7 @@ int main(void)
     }
     snprintf(image, sizeof image, "%s/tts-20-28.elf", dir);
     faults(p, image, katdir, 0);
+    zero_room(p, image);
 
     printf("simulated: %llu cycles (%.1f s at 16 MHz; budget 30 s)\n",
            (unsigned long long)total, (double)total / 16e6);

@@ -396,7 +396,7 @@ uint8_t avrsim_pk_form(uint8_t c)
 int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                    char *err, size_t errlen)
 {
-    uint8_t a[4], form[256], *pl = malloc(pkb + AVR_PK_ZROOM);
+    uint8_t a[4], form[256], *pl = malloc(pkb + AVR_PK_ZROOM(pkb));
     size_t alen;
     avrsim_info in;
     int rc = avrsim_get_info(s, &in);
@@ -411,13 +411,13 @@ int avrsim_program(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, 
     /* the zero list after the key (avr/avr_pk.h) */
     if (rc == AVRSIM_OK && avr_pk_zeros(pk, in.m, in.n, pl + pkb) < 0) {
         fileio_say(err, errlen, "the public key has more than %d zero coefficients: no room "
-                   "in the image's flash", AVR_PK_ZMAX);
+                   "in the image's flash", AVR_PK_ZMAX(pkb));
         rc = AVRSIM_ERROR;
     }
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.sk_addr, sk, skb, err, errlen);
     if (rc == AVRSIM_OK)
-        rc = avrsim_flash(s, in.pk_addr, pl, pkb + AVR_PK_ZROOM, err, errlen);
+        rc = avrsim_flash(s, in.pk_addr, pl, pkb + AVR_PK_ZROOM(pkb), err, errlen);
     free(pl);
     if (rc == AVRSIM_OK)
         rc = avrsim_cmd(s, (const uint8_t[]){AVR_CMD_INSTALL}, 1, a, sizeof a, &alen, NULL,
