@@ -5,12 +5,13 @@
  * include/tts_sets.def), the sizes and offsets of docs/SPEC.md section 5,
  * the keys in flash, the field and the modules' interfaces.
  *
- * Constant time on this core: the ATmega328P has no cache and no
- * prediction; an instruction's cycles depend on its opcode alone, except
- * a taken branch or a skip. So the signing path has no branch on a secret,
- * and reads its tables and its key in flash with LPM (three cycles at any
- * address): a table read at a secret address leaks nothing here, which is
- * what the multiply below relies on (it would not on a core with a cache).
+ * Constant time on this core: the ATmega328P (and ATmega2560) has no
+ * cache and no prediction; an instruction's cycles depend on its opcode
+ * alone, except a taken branch or a skip. So the signing path has no
+ * branch on a secret, and reads its key in flash with LPM (three cycles at
+ * any address) and its tables in SRAM with LD (two; the C twins' in flash
+ * with LPM): a table read at a secret address leaks nothing here, which is
+ * what the products rely on (they would not on a core with a cache).
  */
 #ifndef TTS_AVR_H
 #define TTS_AVR_H
@@ -69,23 +70,10 @@ static inline uint8_t gf_log(uint8_t x) { return pgm_read_byte(&GF_LOG[x]); }
 /* exp of a sum of two logs (<= 508) */
 static inline uint8_t gf_exp(uint16_t i) { return pgm_read_byte(&GF_EXP[i]); }
 
-static inline uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    return gf_exp((uint16_t)gf_log(a) + gf_log(b)) & gf_nz(a) & gf_nz(b);
-}
-
 /* a^-1 = a^254; 0 maps to 0 */
 static inline uint8_t gf_inv(uint8_t a)
 {
     return gf_exp(255 - gf_log(a)) & gf_nz(a);
-}
-#else
-/* The products by the SRAM tables (gf_tab): the sum of the logs mod 255
- * by its carry added back (255 stands for 0), masked for a zero factor. */
-static inline uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    uint16_t s = (uint16_t)GF_TLOG[a] + GF_TLOG[b];
-    return GF_TEXP[(uint8_t)((uint8_t)s + (uint8_t)(s >> 8))] & gf_nz(a) & gf_nz(b);
 }
 #endif
 
