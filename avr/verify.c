@@ -58,8 +58,9 @@ uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
     return d ? AVR_EBADSIG : AVR_OK;
 }
 #else
-/* gf_verify.S: one pass of Q of the m sums */
+/* gf_verify.S: one pass of Q of the m sums; the zero list's products */
 void gf_pk_pass_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *lw);
+void gf_pk_zeros_asm(uint8_t *out, const uint8_t *zl, const uint8_t *lw);
 #define PASS_Q (TTS_M <= 20 ? TTS_M : TTS_M / 2)
 
 uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
@@ -71,16 +72,7 @@ uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
     for (uint8_t q = 0; q < TTS_M; q += PASS_Q)
         gf_pk_pass_asm(out + q, avr_pk + q, lw);
     /* the zero list: the kernel counted each zero coefficient as 1 */
-    for (const uint8_t *z = avr_pk + PK_BYTES;; z += 3) {
-        uint8_t i = pgm_read_byte(z), j = pgm_read_byte(z + 1), k = pgm_read_byte(z + 2);
-        if (i == AVR_PK_ZEND)
-            break;
-        uint8_t li = lw[i], lj = lw[j];
-        if (li != 0xFF && lj != 0xFF) {
-            uint16_t l = (uint16_t)li + lj;
-            out[k] ^= GF_TEXP[(uint8_t)((uint8_t)l + (uint8_t)(l >> 8))];
-        }
-    }
+    gf_pk_zeros_asm(out, avr_pk + PK_BYTES, lw);
     for (uint8_t k = 0; k < TTS_M; k++)
         d |= out[k] ^ h[k];
     return d ? AVR_EBADSIG : AVR_OK;
