@@ -24,10 +24,10 @@
 #include "avr_nvm.h"
 #include "avr_pk.h"
 
-/* The ATmega328P (32 KB of flash) takes the sets up to TTS(28,38); the
- * ATmega2560 (256 KB) the two larger ones, their keys in the low 64 KB
+/* The ATmega328P (32 KB of flash) takes the sets up to TTS(24,34); the
+ * ATmega2560 (256 KB) the three larger ones, their keys in the low 64 KB
  * that LPM reads (avr/build-image.sh chooses the part by the set). */
-#if defined(__AVR_ATmega328P__) && TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
+#if defined(__AVR_ATmega328P__) && TTS_M * TTS_N * (TTS_N + 3) / 2 > AVR_PK_LARGE
 #error "this set's public key does not fit the ATmega328P's 32 KB of flash"
 #endif
 

@@ -15,11 +15,13 @@ AVR_GCC=${AVR_GCC:-avr-gcc}
 nm=${AVR_GCC%gcc}nm
 size=${AVR_GCC%gcc}size
 mkdir -p "$(dirname "$out")"
-# the part: the ATmega328P (an UNO's, 32 KB of flash) when the public key
-# fits it, else the ATmega2560 (an Arduino Mega's, 256 KB)
+# the part: the ATmega328P (an UNO's, 32 KB of flash) when the image fits
+# it, else the ATmega2560 (an Arduino Mega's, 256 KB): by the public key's
+# size, AVR_PK_LARGE of avr/avr_pk.h
+large=$(sed -n 's/^#define AVR_PK_LARGE *\([0-9]*\).*/\1/p' "$srcdir/avr/avr_pk.h")
 mcu=atmega328p
-[ $((m * n * (n + 3) / 2)) -gt 32000 ] && mcu=atmega2560
-"$AVR_GCC" -mmcu=$mcu -Os -std=gnu99 -Wall -Wextra -Werror \
+[ $((m * n * (n + 3) / 2)) -gt "${large:?AVR_PK_LARGE not found in avr/avr_pk.h}" ] && mcu=atmega2560
+"$AVR_GCC" -mmcu=$mcu -Os -mrelax -std=gnu99 -Wall -Wextra -Werror \
     -ffunction-sections -fdata-sections -Wl,--gc-sections \
     -DTTS_M="$m" -DTTS_N="$n" -I"$(dirname "$tables")" -I"$srcdir/avr" "$@" \
     -o "$out.tmp" "$srcdir/avr/gf_tab.c" "$srcdir/avr/main.c" "$srcdir/avr/io.c" \

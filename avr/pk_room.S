@@ -8,7 +8,7 @@
 #include "avr_pk.h"
 
 #define PK_BYTES (TTS_M * TTS_N * (TTS_N + 3) / 2)
-#if PK_BYTES > 32000 /* AVR_PK_ZMAX's choice, for the assembler */
+#if PK_BYTES > AVR_PK_LARGE /* AVR_PK_ZMAX's choice, for the assembler */
 #define ZMAX AVR_PK_ZMAX_LARGE
 #else
 #define ZMAX AVR_PK_ZMAX_SMALL

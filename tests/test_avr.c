@@ -374,7 +374,9 @@ static void faults(const tts_params *p, const char *image, const char *katdir, i
         CHECK(0, "%s: no key or image", image);
         goto done;
     }
-    CHECK(avrsim_program(s, sk, skb, pk, pkb, err, sizeof err) == AVRSIM_OK, "%s", err);
+    CHECK(avrsim_program(s, sk, skb, pk, pkb, (const uint8_t *)PIN, strlen(PIN), err,
+                         sizeof err) == AVRSIM_OK, "%s", err);
+    CHECK(pin(s, PIN, NULL) == AVR_OK, "%s: the right PIN refused", image);
     tts_digest(p, h, (const uint8_t *)"a fault", 7);
     c[0] = AVR_CMD_SIGN;
     memcpy(c + 1, h, m);
@@ -430,7 +432,8 @@ static void zero_room(const tts_params *p, const char *image)
     if (sk && pk && room && avrsim_open(&s, image, NULL, NULL, err, sizeof err) == AVRSIM_OK) {
         CHECK(avr_pk_zeros(pk, tts_params_m(p), tts_params_n(p), room) == -1,
               "an all-zero key's list fits the room");
-        CHECK(avrsim_program(s, sk, skb, pk, pkb, err, sizeof err) != AVRSIM_OK &&
+        CHECK(avrsim_program(s, sk, skb, pk, pkb, (const uint8_t *)PIN, strlen(PIN), err,
+                             sizeof err) != AVRSIM_OK &&
                   strstr(err, "zero coefficients"),
               "an all-zero public key programmed (%s)", err);
     } else {

@@ -125,7 +125,7 @@ check $? "... and says so"
 # TTS(36,50) on the ATmega2560 (its public key does not fit the ATmega328P)
 "$TTS" keygen --params "TTS(36,50)" -o big >/dev/null 2>err
 check $? "tts keygen TTS(36,50)"
-B="$AVR --image-dir $IMG --eeprom bigdev --params TTS(36,50)"
+B="$AVR --image-dir $IMG --eeprom bigdev --params TTS(36,50) --pin pin"
 run 0 "TTS(36,50): program the key into the ATmega2560's flash" $B program big.sec
 run 0 "TTS(36,50): sign the message's digest" $B sign --message msg -o big.sig
 run 0 "TTS(36,50): tts verify accepts the device's signature" "$TTS" verify -p big.pub -s big.sig msg
