@@ -5,12 +5,13 @@
  * include/tts_sets.def), the sizes and offsets of docs/SPEC.md section 5,
  * the keys in flash, the field and the modules' interfaces.
  *
- * Constant time on this core: the ATmega328P has no cache and no
- * prediction; an instruction's cycles depend on its opcode alone, except
- * a taken branch or a skip. So the signing path has no branch on a secret,
- * and reads its tables and its key in flash with LPM (three cycles at any
- * address): a table read at a secret address leaks nothing here, which is
- * what the multiply below relies on (it would not on a core with a cache).
+ * Constant time on this core: the ATmega328P (and ATmega2560) has no
+ * cache and no prediction; an instruction's cycles depend on its opcode
+ * alone, except a taken branch or a skip. So the signing path has no
+ * branch on a secret, and reads its key in flash with LPM (three cycles at
+ * any address) and its tables in SRAM with LD (two; the C twins' in flash
+ * with LPM): a table read at a secret address leaks nothing here, which is
+ * what the products rely on (they would not on a core with a cache).
  */
 #ifndef TTS_AVR_H
 #define TTS_AVR_H
@@ -21,8 +22,12 @@
 #include "avr_tables.h"
 #include "avr_protocol.h"
 #include "avr_nvm.h"
+#include "avr_pk.h"
 
-#if TTS_M * TTS_N * (TTS_N + 3) / 2 > 32000
+/* The ATmega328P (32 KB of flash) takes the sets up to TTS(24,34); the
+ * ATmega2560 (256 KB) the three larger ones, their keys in the low 64 KB
+ * that LPM reads (avr/build-image.sh chooses the part by the set). */
+#if defined(__AVR_ATmega328P__) && TTS_M * TTS_N * (TTS_N + 3) / 2 > AVR_PK_LARGE
 #error "this set's public key does not fit the ATmega328P's 32 KB of flash"
 #endif
 
@@ -36,17 +41,24 @@
 #define SK_COEF (TTS_M * (TTS_M + 1) + TTS_N * (TTS_N + 1))
 #define TTS_MU1 (TTS_V + TTS_A)
 #define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
+#define PK_FLASH (PK_BYTES + AVR_PK_ZROOM(PK_BYTES)) /* the public key's room (avr_pk.h) */
 
 /* The keys, in flash: the programmer writes them (the host driver writes
  * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
- * 5.2 lays it out, pk in log form (verify.c: each coefficient c as
- * log_3 c, 0xFF for 0; tools/avrsim.c converts it). */
+ * 5.2 lays it out, pk in log form and its zero list (avr_pk.h;
+ * tools/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
-extern const uint8_t avr_pk[PK_BYTES] PROGMEM;
+extern const uint8_t avr_pk[] PROGMEM; /* PK_FLASH bytes (avr/pk_room.S) */
 /* The PIN, beside the keys (avr_protocol.h: its length, then its bytes). */
 extern const uint8_t avr_pin[AVR_PIN_BYTES] PROGMEM;
 
-/* ---- GF(256): products by the tables in flash (avr_tables.h) ---- */
+/* The assembly kernels' GF(256) tables in SRAM (avr/gf_tab.c; gen_avr.c
+ * says what they hold): page-aligned, logs then powers of 3. */
+extern uint8_t gf_tab[512];
+#define GF_TLOG gf_tab
+#define GF_TEXP (gf_tab + 256)
+
+/* ---- GF(256) ---- */
 
 /* 0xFF if x != 0, else 0, without a branch (the borrow of x - 1). */
 static inline uint8_t gf_nz(uint8_t x)
@@ -54,28 +66,27 @@ static inline uint8_t gf_nz(uint8_t x)
     return (uint8_t)~(uint8_t)(((uint16_t)x - 1) >> 8);
 }
 
+#ifdef AVR_C_KERNELS
+/* The C twins' products: the tables in flash (avr_tables.h). */
 static inline uint8_t gf_log(uint8_t x) { return pgm_read_byte(&GF_LOG[x]); }
 
 /* exp of a sum of two logs (<= 508) */
 static inline uint8_t gf_exp(uint16_t i) { return pgm_read_byte(&GF_EXP[i]); }
-
-static inline uint8_t gf_mul(uint8_t a, uint8_t b)
-{
-    return gf_exp((uint16_t)gf_log(a) + gf_log(b)) & gf_nz(a) & gf_nz(b);
-}
 
 /* a^-1 = a^254; 0 maps to 0 */
 static inline uint8_t gf_inv(uint8_t a)
 {
     return gf_exp(255 - gf_log(a)) & gf_nz(a);
 }
+#endif
 
 /* ---- modules ---- */
 /* io.c: the transport (avr_protocol.h) */
 uint8_t io_get(void);
 void io_put(uint8_t b);
 
-/* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce, counter. */
+/* chacha.c: one IETF ChaCha20 block (RFC 8439) of key, nonce (NULL: 12
+ * zero bytes), counter. */
 void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[12],
                     uint32_t counter);
 /* The quarter-round on s[a], s[b], s[c], s[d] of the 16-word state: the

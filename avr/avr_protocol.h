@@ -23,7 +23,9 @@
  *                                     AVR_EBLOCKED; AVR_ENOKEY: no PIN)
  *   'S' SIGN   h (m bytes)         sigma (n bytes); refused with AVR_ENOKEY,
  *                                  then AVR_ENOAUTH (no VERIFY PIN since the
- *                                  reset), then AVR_ECOUNTER
+ *                                  reset), then AVR_ECOUNTER; with
+ *                                  -DAVR_SIGN_CHECK only after VERIFY
+ *                                  accepted it (else AVR_EFAULT)
  *   'V' VERIFY sigma (n), h (m)    -  (AVR_OK: accepted; AVR_EBADSIG;
  *                                  AVR_ENOKEY: no key installed)
  *   'C' COUNTER                    c (4 bytes, little-endian): the next
@@ -65,6 +67,8 @@
 #define AVR_ENOAUTH  0x06 /* SIGN: no VERIFY PIN since the reset */
 #define AVR_EPIN     0x07 /* VERIFY PIN: wrong (a try spent) */
 #define AVR_EBLOCKED 0x08 /* VERIFY PIN: no try left */
+#define AVR_EFAULT   0x09 /* SIGN: its signature failed its own VERIFY (images
+                           * built with -DAVR_SIGN_CHECK): withheld */
 
 #define AVR_F_SIGN   0x01 /* the image signs */
 #define AVR_F_VERIFY 0x02 /* the image verifies */

@@ -3,7 +3,8 @@
  * ChaCha20 (RFC 8439, IETF: 32-byte key, 12-byte nonce, 32-bit block
  * counter): one block. The rounds use no branch and no table; their
  * cycles depend on nothing but the code. The rounds in assembly
- * (chacha_rounds.S), the quarter-round in C its twin.
+ * (chacha_rounds.S), the quarter-round in C its twin; avr_wipe in
+ * assembly too (wipe.S), its C twin here.
  */
 #include <string.h>
 
@@ -26,9 +27,32 @@ void chacha_qr_c(uint32_t *s, uint8_t a, uint8_t b, uint8_t c, uint8_t d)
     s[a] = xa; s[b] = xb; s[c] = xc; s[d] = xd;
 }
 
-/* the 20 rounds: the assembly (chacha_rounds.S), or with -DAVR_C_KERNELS
- * its C twin */
 #ifdef AVR_C_KERNELS
+static uint32_t load32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void store32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* the constant words, "expand 32-byte k" */
+static const uint8_t sigma[16] PROGMEM = {'e', 'x', 'p', 'a', 'n', 'd', ' ', '3',
+                                          '2', '-', 'b', 'y', 't', 'e', ' ', 'k'};
+
+static uint32_t SIGMA(uint8_t i)
+{
+    uint8_t w[4];
+    memcpy_P(w, sigma + 4 * i, 4);
+    return load32(w);
+}
+
+/* the 20 rounds of the C twin */
 static void chacha_rounds(uint32_t x[16])
 {
     for (uint8_t r = 0; r < 10; r++) {
@@ -38,35 +62,22 @@ static void chacha_rounds(uint32_t x[16])
             chacha_qr_c(x, i, 4 + ((i + 1) & 3), 8 + ((i + 2) & 3), 12 + ((i + 3) & 3));
     }
 }
-#else
-void chacha_rounds_asm(uint32_t x[16]);
-#define chacha_rounds chacha_rounds_asm
-#endif
-
-static uint32_t load32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[12],
                     uint32_t counter)
 {
     uint32_t x[16], in[16];
-    in[0] = 0x61707865; in[1] = 0x3320646e; in[2] = 0x79622d32; in[3] = 0x6b206574;
+    for (uint8_t i = 0; i < 4; i++)
+        in[i] = SIGMA(i);
     for (uint8_t i = 0; i < 8; i++)
         in[4 + i] = load32(key + 4 * i);
     in[12] = counter;
     for (uint8_t i = 0; i < 3; i++)
-        in[13 + i] = load32(nonce + 4 * i);
+        in[13 + i] = nonce ? load32(nonce + 4 * i) : 0;
     memcpy(x, in, sizeof x);
     chacha_rounds(x);
-    for (uint8_t i = 0; i < 16; i++) {
-        uint32_t v = x[i] + in[i];
-        out[4 * i] = (uint8_t)v;
-        out[4 * i + 1] = (uint8_t)(v >> 8);
-        out[4 * i + 2] = (uint8_t)(v >> 16);
-        out[4 * i + 3] = (uint8_t)(v >> 24);
-    }
+    for (uint8_t i = 0; i < 16; i++)
+        store32(out + 4 * i, x[i] + in[i]);
     avr_wipe(x, sizeof x);
     avr_wipe(in, sizeof in);
 }
@@ -77,3 +88,4 @@ void avr_wipe(void *p, uint16_t n)
     while (n--)
         *v++ = 0;
 }
+#endif

@@ -1,39 +1,35 @@
 ; SPDX-License-Identifier: MIT
 ;
-; ChaCha20's 20 rounds (RFC 8439 section 2.3) on the 16-word state in SRAM,
-; in place: void chacha_rounds_asm(uint32_t x[16]). The C twin is the loop
-; over chacha_qr_c in chacha.c (built with -DAVR_C_KERNELS); the tests
-; check both images' signatures against the host's.
+; A ChaCha20 block (RFC 8439 section 2.3) whole, the 16-word state in
+; SRAM: chacha20_block below. The C twin is chacha20_block in chacha.c,
+; its rounds the loop over chacha_qr_c (built with -DAVR_C_KERNELS); the
+; tests check both images' signatures against the host's.
 ;
-; One quarter-round, qr, loads its four words (byte offsets in r20..r23
-; from Y), computes in registers and stores them back: every instruction
-; here takes the same cycles whatever the data (no branch but the round
-; counter's).
+; Each quarter-round is written out with its four word offsets: it loads
+; its words with LDD from Y, computes in registers and stores them back
+; with STD. The rotations by 8 and 16 bits cost nothing: the later steps
+; name the word's registers in the rotated order, and the stores put the
+; bytes back in it. Every instruction here takes the same cycles whatever
+; the data (no branch but the round counter's). 122 cycles a quarter-round.
 ;
 ; registers: a r2..r5, b r6..r9, c r10..r13, d r14..r17 (least significant
-; byte first), r18:r19 scratch, r24 the double-round counter, X the word
-; pointer, Y the state, r1 zero (avr-gcc's convention).
+; byte first before the rotations), r24 the double-round counter, Y the
+; state, r1 zero (avr-gcc's convention).
 
 #include <avr/io.h>
 
-.macro LOADW r0, r1_, r2_, r3_, off
-    movw r26, r28
-    add r26, \off
-    adc r27, r1
-    ld \r0, X+
-    ld \r1_, X+
-    ld \r2_, X+
-    ld \r3_, X
+.macro LDW r0, r1_, r2_, r3_, off
+    ldd \r0, Y + \off
+    ldd \r1_, Y + \off + 1
+    ldd \r2_, Y + \off + 2
+    ldd \r3_, Y + \off + 3
 .endm
 
-.macro STOREW r0, r1_, r2_, r3_, off
-    movw r26, r28
-    add r26, \off
-    adc r27, r1
-    st X+, \r0
-    st X+, \r1_
-    st X+, \r2_
-    st X, \r3_
+.macro STW r0, r1_, r2_, r3_, off
+    std Y + \off, \r0
+    std Y + \off + 1, \r1_
+    std Y + \off + 2, \r2_
+    std Y + \off + 3, \r3_
 .endm
 
 ; x += y (32 bits)
@@ -50,15 +46,6 @@
     eor \x1, \y1
     eor \x2, \y2
     eor \x3, \y3
-.endm
-
-; x <<<= 8
-.macro ROL8 x0, x1, x2, x3
-    mov r18, \x3
-    mov \x3, \x2
-    mov \x2, \x1
-    mov \x1, \x0
-    mov \x0, r18
 .endm
 
 ; x <<<= 1
@@ -81,70 +68,130 @@
 .endm
 
 .macro QR oa, ob, oc, od
-    ldi r20, \oa
-    ldi r21, \ob
-    ldi r22, \oc
-    ldi r23, \od
-    rcall qr
+    LDW r2, r3, r4, r5, \oa
+    LDW r6, r7, r8, r9, \ob
+    LDW r10, r11, r12, r13, \oc
+    LDW r14, r15, r16, r17, \od
+    ; a += b; d ^= a; d <<<= 16: d is (r16, r17, r14, r15)
+    ADDW r2, r3, r4, r5, r6, r7, r8, r9
+    XORW r14, r15, r16, r17, r2, r3, r4, r5
+    ; c += d; b ^= c; b <<<= 12: 8, b is (r9, r6, r7, r8), then 4 times 1
+    ADDW r10, r11, r12, r13, r16, r17, r14, r15
+    XORW r6, r7, r8, r9, r10, r11, r12, r13
+    ROL1 r9, r6, r7, r8
+    ROL1 r9, r6, r7, r8
+    ROL1 r9, r6, r7, r8
+    ROL1 r9, r6, r7, r8
+    ; a += b; d ^= a; d <<<= 8: d is (r15, r16, r17, r14)
+    ADDW r2, r3, r4, r5, r9, r6, r7, r8
+    XORW r16, r17, r14, r15, r2, r3, r4, r5
+    ; c += d; b ^= c; b <<<= 7: 8, b is (r8, r9, r6, r7), then back 1
+    ADDW r10, r11, r12, r13, r15, r16, r17, r14
+    XORW r9, r6, r7, r8, r10, r11, r12, r13
+    ROR1 r8, r9, r6, r7
+    STW r2, r3, r4, r5, \oa
+    STW r8, r9, r6, r7, \ob
+    STW r10, r11, r12, r13, \oc
+    STW r15, r16, r17, r14, \od
 .endm
 
-    .section .text.chacha_rounds_asm, "ax", @progbits
-qr:
-    LOADW r2, r3, r4, r5, r20
-    LOADW r6, r7, r8, r9, r21
-    LOADW r10, r11, r12, r13, r22
-    LOADW r14, r15, r16, r17, r23
-    ; a += b; d ^= a; d <<<= 16
-    ADDW r2, r3, r4, r5, r6, r7, r8, r9
-    XORW r14, r15, r16, r17, r2, r3, r4, r5
-    movw r18, r14
-    movw r14, r16
-    movw r16, r18
-    ; c += d; b ^= c; b <<<= 12 (8, then 4 times 1)
-    ADDW r10, r11, r12, r13, r14, r15, r16, r17
-    XORW r6, r7, r8, r9, r10, r11, r12, r13
-    ROL8 r6, r7, r8, r9
-    ROL1 r6, r7, r8, r9
-    ROL1 r6, r7, r8, r9
-    ROL1 r6, r7, r8, r9
-    ROL1 r6, r7, r8, r9
-    ; a += b; d ^= a; d <<<= 8
-    ADDW r2, r3, r4, r5, r6, r7, r8, r9
-    XORW r14, r15, r16, r17, r2, r3, r4, r5
-    ROL8 r14, r15, r16, r17
-    ; c += d; b ^= c; b <<<= 7 (8, then back 1)
-    ADDW r10, r11, r12, r13, r14, r15, r16, r17
-    XORW r6, r7, r8, r9, r10, r11, r12, r13
-    ROL8 r6, r7, r8, r9
-    ROR1 r6, r7, r8, r9
-    STOREW r2, r3, r4, r5, r20
-    STOREW r6, r7, r8, r9, r21
-    STOREW r10, r11, r12, r13, r22
-    STOREW r14, r15, r16, r17, r23
-    ret
+; the feed-forward: X's words += the words read from Z by op (lpm or ld)
+.macro FEED words, op
+    .rept \words
+    ld r2, X
+    \op r0, Z+
+    add r2, r0
+    st X+, r2
+    .rept 3
+    ld r2, X
+    \op r0, Z+
+    adc r2, r0
+    st X+, r2
+    .endr
+    .endr
+.endm
 
-    .global chacha_rounds_asm
-    .type chacha_rounds_asm, @function
-chacha_rounds_asm:
-    push r2
-    push r3
-    push r4
-    push r5
-    push r6
-    push r7
-    push r8
-    push r9
-    push r10
-    push r11
-    push r12
-    push r13
-    push r14
-    push r15
-    push r16
-    push r17
-    push r28
-    push r29
+#ifndef AVR_C_KERNELS
+    .section .text.chacha20_block, "ax", @progbits
+; void chacha20_block(uint8_t out[64], const uint8_t key[32],
+;                     const uint8_t nonce[12], uint32_t counter)
+; (avr/avr.h: nonce NULL for 12 zero bytes). The state is worked on in
+; out itself: the AVR is little-endian, so the sixteen words in SRAM are
+; the output's bytes; the input is added back from its sources (out must
+; not overlap key or nonce; the counter is kept on the stack).
+    .global chacha20_block
+    .type chacha20_block, @function
+chacha20_block:
+    .irp r, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, r17, r28, r29
+    push \r
+    .endr
+    .irp r, r16, r17, r18, r19, r20, r21, r22, r23
+    push \r
+    .endr
     movw r28, r24
+    movw r26, r24
+    ldi r30, lo8(sigma)
+    ldi r31, hi8(sigma)
+    .rept 16
+    lpm r0, Z+
+    st X+, r0
+    .endr
+    movw r30, r22
+    .rept 32
+    ld r0, Z+
+    st X+, r0
+    .endr
+    st X+, r16
+    st X+, r17
+    st X+, r18
+    st X+, r19
+    movw r30, r20
+    .rept 12
+    ld r0, Z+
+    st X+, r0
+    .endr
+    cp r20, r1
+    cpc r21, r1
+    brne 1f                     ; NULL: zeros (a public choice)
+    sbiw r26, 12
+    .rept 12
+    st X+, r1
+    .endr
+1:
+    rcall rounds
+    .irp r, r23, r22, r21, r20, r19, r18, r17, r16
+    pop \r
+    .endr
+    movw r26, r28
+    ldi r30, lo8(sigma)
+    ldi r31, hi8(sigma)
+    FEED 4, lpm                 ; the constant words
+    movw r30, r22
+    FEED 8, ld                  ; the key's words
+    .irp r, r16, r17, r18, r19
+    ld r2, X
+    .ifc \r, r16
+    add r2, \r
+    .else
+    adc r2, \r
+    .endif
+    st X+, r2
+    .endr
+    cp r20, r1
+    cpc r21, r1
+    breq 2f
+    movw r30, r20
+    FEED 3, ld                  ; the nonce's words
+2:
+    clr r0
+    .irp r, r29, r28, r17, r16, r15, r14, r13, r12, r11, r10, r9, r8, r7, r6, r5, r4, r3, r2
+    pop \r
+    .endr
+    ret
+    .size chacha20_block, . - chacha20_block
+
+; the 20 rounds on the state at Y (r2..r17 and r24 clobbered)
+rounds:
     ldi r24, 10
 1:
     ; columns: words (0,4,8,12) (1,5,9,13) (2,6,10,14) (3,7,11,15)
@@ -161,23 +208,9 @@ chacha_rounds_asm:
     breq 2f
     rjmp 1b
 2:
-    pop r29
-    pop r28
-    pop r17
-    pop r16
-    pop r15
-    pop r14
-    pop r13
-    pop r12
-    pop r11
-    pop r10
-    pop r9
-    pop r8
-    pop r7
-    pop r6
-    pop r5
-    pop r4
-    pop r3
-    pop r2
     ret
-    .size chacha_rounds_asm, . - chacha_rounds_asm
+
+    .section .progmem.data.chacha_sigma, "a", @progbits
+sigma:
+    .ascii "expand 32-byte k"
+#endif

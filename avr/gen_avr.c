@@ -11,6 +11,15 @@
  *   GF_LOG[0..255]  log_3 x, and GF_LOG[0] = 0 (a zero factor is masked
  *                   by the caller, never looked up alone)
  *
+ * and the initial value of the assembly kernels' SRAM tables (avr/gf_tab.c,
+ * two 256-byte pages, so that an LD through X with the page in XH and the
+ * index in XL looks one up in two cycles):
+ *
+ *   GF_TAB_INIT     page 0: log_3 x, 0xFF for x = 0 (so a log below 0xFF
+ *                   says "nonzero"); page 1: 3^i for i = 0..254 and 1 at
+ *                   255 (a sum of two logs taken mod 255 by an add and an
+ *                   add of its carry lands in 0..255, 255 meaning 0)
+ *
  * The field is the AES field, x^8 + x^4 + x^3 + x + 1 (docs/SPEC.md 2.1);
  * 3 generates its multiplicative group.
  *
@@ -71,6 +80,11 @@ int main(int argc, char **argv)
     fputs("#ifdef PROGMEM\n", f);
     bytes(f, "GF_EXP", ex, 510);
     bytes(f, "GF_LOG", lg, 256);
-    fputs("#endif\n\n#endif\n", f);
+    fputs("#endif\n\n#define GF_TAB_INIT {", f);
+    for (int i = 0; i < 512; i++) {
+        unsigned v = i < 256 ? (i ? lg[i] : 0xFF) : ex[i - 256 < 255 ? i - 256 : 0];
+        fprintf(f, "%s%u%s", i % 16 ? " " : " \\\n    ", v, i + 1 < 512 ? "," : "}\n");
+    }
+    fputs("\n#endif\n", f);
     return fclose(f) ? 1 : 0;
 }

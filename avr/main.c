@@ -10,9 +10,9 @@
 #include "avr.h"
 
 /* The keys' and the PIN's room in flash, written by the programmer (zeros
- * in the image: no PIN, so no SIGN until one is programmed). */
+ * in the image: no PIN, so no SIGN until one is programmed; the public
+ * key's room in avr/pk_room.S). */
 const uint8_t avr_sk[SK_BYTES] PROGMEM __attribute__((used)) = {0};
-const uint8_t avr_pk[PK_BYTES] PROGMEM __attribute__((used)) = {0};
 const uint8_t avr_pin[AVR_PIN_BYTES] PROGMEM __attribute__((used)) = {0};
 
 extern uint8_t __heap_start;

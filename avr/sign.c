@@ -16,15 +16,21 @@
 
 static uint8_t sk_byte(uint16_t off) { return pgm_read_byte(&avr_sk[off]); }
 
-/* out = M v + s for the r x c matrix M at sk offset mo, s at so: the
- * assembly (gf_matvec.S), or with -DAVR_C_KERNELS its C twin; lv (2c
- * bytes) takes each v_j's log and nonzero mask. */
 #ifdef AVR_C_KERNELS
-static void gf_matvec_c(uint8_t *out, const uint8_t *M, const uint8_t *s, const uint8_t *lv,
-                        uint8_t r, uint8_t c)
+/* The C twins of the assembly kernels (gf_matvec.S, gf_solve.S). */
+
+/* out = M v + s for the r x c matrix M at sk offset mo, s at so; lv (2c
+ * bytes) takes each v_j's log and nonzero mask. */
+static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uint8_t r,
+                   uint8_t c, uint8_t *lv)
 {
+    const uint8_t *M = avr_sk + mo;
+    for (uint8_t j = 0; j < c; j++) {
+        lv[2 * j] = gf_log(v[j]);
+        lv[2 * j + 1] = gf_nz(v[j]);
+    }
     for (uint8_t i = 0; i < r; i++) {
-        uint8_t acc = pgm_read_byte(s + i);
+        uint8_t acc = pgm_read_byte(avr_sk + so + i);
         for (uint8_t j = 0; j < c; j++) {
             uint8_t a = pgm_read_byte(M++);
             acc ^= gf_exp((uint16_t)gf_log(a) + lv[2 * j]) & gf_nz(a) & lv[2 * j + 1];
@@ -32,37 +38,14 @@ static void gf_matvec_c(uint8_t *out, const uint8_t *M, const uint8_t *s, const 
         out[i] = acc;
     }
 }
-#define gf_matvec gf_matvec_c
-#else
-void gf_matvec_asm(uint8_t *out, const uint8_t *M, const uint8_t *s, const uint8_t *lv,
-                   uint8_t r, uint8_t c);
-#define gf_matvec gf_matvec_asm
-#endif
-
-static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uint8_t r,
-                   uint8_t c, uint8_t *lv)
-{
-    for (uint8_t j = 0; j < c; j++) {
-        lv[2 * j] = gf_log(v[j]);
-        lv[2 * j + 1] = gf_nz(v[j]);
-    }
-    gf_matvec(out, avr_sk + mo, avr_sk + so, lv, r, c);
-}
 
 /* dst[j] ^= f * row[j] for j < cnt, lm[2j] = log row[j], lm[2j+1] its
- * nonzero mask, lf = log f, nf = f's mask: the assembly (gf_rowop.S), or
- * with -DAVR_C_KERNELS its C twin. */
-#ifdef AVR_C_KERNELS
-static void gf_rowop_c(uint8_t *dst, const uint8_t *lm, uint8_t lf, uint8_t nf, uint8_t cnt)
+ * nonzero mask, lf = log f, nf = f's mask */
+static void gf_rowop(uint8_t *dst, const uint8_t *lm, uint8_t lf, uint8_t nf, uint8_t cnt)
 {
     for (uint8_t j = 0; j < cnt; j++)
         dst[j] ^= gf_exp((uint16_t)lm[2 * j] + lf) & lm[2 * j + 1] & nf;
 }
-#define gf_rowop gf_rowop_c
-#else
-void gf_rowop_asm(uint8_t *dst, const uint8_t *lm, uint8_t lf, uint8_t nf, uint8_t cnt);
-#define gf_rowop gf_rowop_asm
-#endif
 
 /* Masked Gauss-Jordan on the k x (k+1) system S (docs/SPEC.md section 8):
  * 0xFF if it was regular (the solution is then column k), else 0. */
@@ -95,47 +78,115 @@ static uint8_t solve(uint8_t S[LMAX][LMAX + 1], uint8_t k)
     avr_wipe(lm, sizeof lm);
     return ok;
 }
+#else
+/* gf_matvec.S: H1 (H3) rows of S1 h (S3 x), the sums in registers */
+void gf_mv1_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
+void gf_mv3_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
+#define H1 (TTS_M <= 20 ? TTS_M : TTS_M / 2)
+#define H3 (TTS_N <= 38 ? TTS_N / 2 : TTS_N == 44 ? 11 : 10)
+/* gf_solve.S */
+uint8_t gf_solve_asm(uint8_t *S, uint8_t k);
+#define solve(S, k) gf_solve_asm(&(S)[0][0], k)
+
+/* out = M v + s for the r x c matrix M at sk offset mo, s at so (r = c
+ * = m: S1, or n: S3); lvr (2c bytes) takes each v_j's log and zero mask */
+static void matvec(uint8_t *out, uint16_t mo, uint16_t so, const uint8_t *v, uint8_t r,
+                   uint8_t c, uint8_t *lvr)
+{
+    memcpy_P(out, avr_sk + so, r);
+    for (uint8_t j = 0; j < c; j++) {
+        lvr[2 * j] = GF_TLOG[v[j]];
+        lvr[2 * j + 1] = (uint8_t)~gf_nz(v[j]);
+    }
+    if (r == TTS_M)
+        for (uint8_t i = 0; i < r; i += H1)
+            gf_mv1_asm(out + i, avr_sk + mo + (uint16_t)i * c, lvr);
+    else
+        for (uint8_t i = 0; i < r; i += H3)
+            gf_mv3_asm(out + i, avr_sk + mo + (uint16_t)i * c, lvr);
+}
+#endif
 
 /* The signing state: the target u, the unknowns x, a layer's system, the
- * vinegar stream (its key, block and position). */
+ * vinegar stream (its key, block and position), the logs of a vector. */
 static struct {
-    uint8_t u[TTS_M], x[TTS_N], S[LMAX][LMAX + 1];
+    uint8_t u[TTS_M], x[TTS_N];
+    union {  /* the products' logs before and after the layers */
+        uint8_t S[LMAX][LMAX + 1];
+        uint8_t lv[2 * TTS_N];
+    };
+    uint8_t lx[TTS_N], b[LMAX + 2]; /* the logs of x; pmul's products */
     uint8_t key[32], block[64], pos;
     uint32_t ctr;
-    uint8_t lv[2 * TTS_N];
 } st;
+_Static_assert(sizeof st.S >= 2 * TTS_N, "lv shares S's room");
 
 static void stream_take(uint8_t *out, uint8_t len)
 {
-    static const uint8_t zero12[12];
     for (uint8_t i = 0; i < len; i++) {
         if (st.pos == 64) {  /* public: where the stream is */
-            chacha20_block(st.block, st.key, zero12, st.ctr++);
+            chacha20_block(st.block, st.key, NULL, st.ctr++);
             st.pos = 0;
         }
         out[i] = st.block[st.pos++];
     }
 }
 
-static uint8_t coef(uint16_t off) { return sk_byte(SK_COEF + off); }
+/* The central map's products (gf_pmul.S, or its C twin): b[j] = P[j] *
+ * 3^b[j] for j < cnt, P in flash, b[j] = 0xFF standing for 0. */
+#ifdef AVR_C_KERNELS
+static void pmul(uint8_t *b, const uint8_t *P, uint8_t cnt)
+{
+    for (uint8_t j = 0; j < cnt; j++) {
+        uint8_t a = pgm_read_byte(P + j);
+        b[j] = gf_exp((uint16_t)gf_log(a) + b[j]) & gf_nz(a) & gf_nz((uint8_t)(b[j] + 1));
+    }
+}
+
+/* log_3 x, 0xFF for x = 0 */
+static uint8_t lg(uint8_t x) { return gf_log(x) | (uint8_t)~gf_nz(x); }
+#else
+void gf_pmul_asm(uint8_t *b, const uint8_t *P, uint8_t cnt);
+#define pmul gf_pmul_asm
+static uint8_t lg(uint8_t x) { return GF_TLOG[x]; }
+#endif
+
+/* the log of the product of the two logs la and lb, 0xFF standing for 0:
+ * their sum mod 255, made 0xFF if either is 0xFF (no branch) */
+static uint8_t lmul(uint8_t la, uint8_t lb)
+{
+    uint16_t s = (uint16_t)la + lb;
+    uint8_t l = (uint8_t)((uint8_t)s + (uint8_t)((s + 1) >> 8));
+    return l | (uint8_t)~(gf_nz((uint8_t)(la + 1)) & gf_nz((uint8_t)(lb + 1)));
+}
+
+static const uint8_t *coef(uint16_t off) { return avr_sk + SK_COEF + off; }
 
 /* Layer 1 (section 4.6): for i = v+r, the identity, and p_{i,j} x_j at
  * column (i+j) mod a; right side u_r. */
 static uint8_t layer1(void)
 {
+    for (uint8_t j = 0; j < TTS_V; j++)
+        st.lx[j] = lg(st.x[j]);
     for (uint8_t r = 0; r < TTS_A; r++) {
-        uint8_t col = (uint8_t)((TTS_V + r + 1) % TTS_A);
+        uint8_t col = (uint8_t)(TTS_V + r + 1);  /* mod a, public */
+        while (col >= TTS_A)
+            col -= TTS_A;
+        /* the products at columns col.. and then from 0 (public sizes) */
+        uint8_t n1 = TTS_A - col < TTS_V - 1 ? TTS_A - col : TTS_V - 1;
+        memcpy(st.b, st.lx + 1, TTS_V - 1);
+        pmul(st.b, coef((uint16_t)r * (TTS_V - 1)), TTS_V - 1);
         memset(st.S[r], 0, TTS_A);
-        st.S[r][r] = 1;
+        memcpy(&st.S[r][col], st.b, n1);
+        memcpy(&st.S[r][0], st.b + n1, TTS_V - 1 - n1);
+        st.S[r][r] ^= 1;
         st.S[r][TTS_A] = st.u[r];
-        for (uint8_t j = 1; j < TTS_V; j++) {
-            st.S[r][col] ^= gf_mul(coef((uint16_t)r * (TTS_V - 1) + j - 1), st.x[j]);
-            col = col + 1 == TTS_A ? 0 : col + 1;  /* public indices */
-        }
     }
     uint8_t ok = solve(st.S, TTS_A);
-    for (uint8_t s = 0; s < TTS_A; s++)
+    for (uint8_t s = 0; s < TTS_A; s++) {
         st.x[TTS_V + s] = st.S[s][TTS_A];
+        st.lx[TTS_V + s] = lg(st.S[s][TTS_A]);
+    }
     return ok;
 }
 
@@ -144,14 +195,16 @@ static void middle(void)
 {
     const uint8_t h = (TTS_V - 2) / 2;
     for (uint8_t e = 0; e < 2; e++) {
-        uint16_t o = (uint16_t)(TTS_A + e) * (TTS_V - 1);
         uint8_t y = st.u[TTS_A + e];
         for (uint8_t k = 1; k <= h; k++)
-            y ^= gf_mul(coef(o + k - 1), gf_mul(st.x[k + e], st.x[TTS_V - 1 - k + e]));
+            st.b[k - 1] = lmul(st.lx[k + e], st.lx[TTS_V - 1 - k + e]);
         for (uint8_t k = 0; k < TTS_V / 2; k++)
-            y ^= gf_mul(coef(o + h + k),
-                        gf_mul(st.x[TTS_A + k + e], st.x[TTS_V + TTS_A - 1 - k + e]));
+            st.b[h + k] = lmul(st.lx[TTS_A + k + e], st.lx[TTS_V + TTS_A - 1 - k + e]);
+        pmul(st.b, coef((uint16_t)(TTS_A + e) * (TTS_V - 1)), h + TTS_V / 2);
+        for (uint8_t k = 0; k < h + TTS_V / 2; k++)
+            y ^= st.b[k];
         st.x[TTS_MU1 + e] = y;
+        st.lx[TTS_MU1 + e] = lg(y);
     }
 }
 
@@ -159,17 +212,20 @@ static void middle(void)
 static uint8_t layer3(void)
 {
     for (uint8_t r = 0; r < TTS_B; r++) {
-        uint8_t i = TTS_L3 + r;
-        uint16_t o = (uint16_t)(TTS_A + 2) * (TTS_V - 1) + (uint16_t)r * (TTS_B + 1);
-        memset(st.S[r], 0, TTS_B);
-        st.S[r][r] = 1;
-        st.S[r][TTS_B] = st.u[i - TTS_V] ^
-            gf_mul(coef(o), gf_mul(st.x[r + TTS_V], st.x[r + TTS_V + 2]));
-        for (uint8_t j = TTS_L3; j < TTS_N; j++) {
-            uint8_t f = j < i ? st.x[2 * (i - j) - (i & 1)] : j == i ? st.x[0]
-                                                                     : st.x[i + TTS_L3 - j];
-            st.S[r][j - TTS_L3] ^= gf_mul(coef(o + j - TTS_L3 + 1), f);
-        }
+        uint8_t i = TTS_L3 + r, *d = st.S[r];
+        const uint8_t *o = coef((uint16_t)(TTS_A + 2) * (TTS_V - 1) + (uint16_t)r * (TTS_B + 1));
+        /* the factor of column j: x_{2(i-j)-(i&1)} for j < i, x_0, then
+         * x_{i+c-j} (public indices, stepped) */
+        for (uint8_t q = (uint8_t)(2 * r - (i & 1)); d < &st.S[r][r]; q -= 2)
+            *d++ = st.lx[q];
+        *d++ = st.lx[0];
+        for (uint8_t q = TTS_L3 - 1; d < &st.S[r][TTS_B]; q--)
+            *d++ = st.lx[q];
+        *d = lmul(st.lx[r + TTS_V], st.lx[r + TTS_V + 2]);
+        pmul(st.S[r], o + 1, TTS_B);
+        pmul(d, o, 1);
+        st.S[r][r] ^= 1;
+        *d ^= st.u[i - TTS_V];
     }
     uint8_t ok = solve(st.S, TTS_B);
     for (uint8_t s = 0; s < TTS_B; s++)
@@ -244,6 +300,16 @@ uint8_t avr_sign(uint8_t sig[TTS_N], const uint8_t h[TTS_M])
         }
     }
     avr_wipe(&st, sizeof st);
+#ifdef AVR_SIGN_CHECK
+    /* The signature checked before it leaves: a fault during SIGN (a
+     * glitch, a flipped bit of the key) gives a signature that the public
+     * key refuses, and one such signature gives away a column of the
+     * secret A1 (docs/AVR.md). Withheld, with its own status. */
+    if (rc == AVR_OK && avr_verify(sig, h) != AVR_OK) {
+        avr_wipe(sig, TTS_N);
+        rc = AVR_EFAULT;
+    }
+#endif
     eeprom_busy_wait(); /* the counter programmed before any answer */
     return rc;
 }

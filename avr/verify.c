@@ -3,20 +3,22 @@
  * VERIFY (docs/SPEC.md section 7.2): P(sigma) from the public key in flash
  * (section 5.4: a block of m coefficients a monomial, the quadratic
  * w_i w_j for i <= j by i then j, then the linear w_i), read in order with
- * LPM, compared with h. The key is stored in log form (avr_pk: each
- * coefficient c as log_3 c, 0xFF for c = 0; the programmer converts it),
- * and GF_EXP is copied to SRAM for the call, so that a product is one
- * LPM, one add and one load. Everything here is public: zero factors are
- * skipped by branches.
+ * LPM, compared with h. The key is stored in log form (avr_pk.h: each
+ * coefficient c as log_3 c, 0xFF for c = 0, then the list of the zero
+ * coefficients; the programmer converts it): a product is one LPM, an add
+ * mod 255 and one load from the table of powers in SRAM (gf_verify.S,
+ * 8 cycles). Everything here is public: zero factors are skipped by
+ * branches. The C twins (-DAVR_C_KERNELS, the Cortex-M build) copy GF_EXP
+ * to their stack and skip a zero coefficient by a branch, without the
+ * list.
  */
 #include <string.h>
 
 #include "avr.h"
 
-/* out[k] ^= ex[pkl[k]] for k < m unless pkl[k] = 0xFF (the coefficient 0):
- * the assembly (gf_mac.S), or with -DAVR_C_KERNELS its C twin */
 #ifdef AVR_C_KERNELS
-static void gf_mac_pk_c(uint8_t *out, const uint8_t *pkl, const uint8_t *ex, uint8_t m)
+/* out[k] ^= ex[pkl[k]] for k < m unless pkl[k] = 0xFF (the coefficient 0) */
+static void gf_mac_pk(uint8_t *out, const uint8_t *pkl, const uint8_t *ex, uint8_t m)
 {
     for (uint8_t k = 0; k < m; k++) {
         uint8_t l = pgm_read_byte(pkl + k);
@@ -24,33 +26,9 @@ static void gf_mac_pk_c(uint8_t *out, const uint8_t *pkl, const uint8_t *ex, uin
             out[k] ^= ex[l];
     }
 }
-#define gf_mac_pk gf_mac_pk_c
-#else
-void gf_mac_pk_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *ex, uint8_t m);
-#define gf_mac_pk gf_mac_pk_asm
-#endif
-
-#if TTS_M <= 20 && !defined(AVR_C_KERNELS)
-/* gf_pk_row_asm's arguments (gf_mac.S reads them at these offsets) */
-struct avr_vrow_t {
-    uint8_t *out;       /* 0 */
-    const uint8_t *pkl; /* 2 */
-    const uint8_t *ex;  /* 4 */
-    const uint8_t *lw;  /* 6 */
-    uint8_t lwi, cnt;   /* 8, 9 */
-};
-struct avr_vrow_t avr_vrow;
-void gf_pk_row_asm(void);
 
 /* the monomials w_i w_j, j = i..i+cnt-1 (lwi = log w_i; 0 and lw itself
  * for the linear ones) */
-static void row(uint8_t *out, const uint8_t *pk, const uint8_t *ex, const uint8_t *lw,
-                uint8_t lwi, uint8_t cnt)
-{
-    avr_vrow = (struct avr_vrow_t){out, pk, ex, lw, lwi, cnt};
-    gf_pk_row_asm();
-}
-#else
 static void row(uint8_t *out, const uint8_t *pk, const uint8_t *ex, const uint8_t *lw,
                 uint8_t lwi, uint8_t cnt)
 {
@@ -60,7 +38,6 @@ static void row(uint8_t *out, const uint8_t *pk, const uint8_t *ex, const uint8_
             gf_mac_pk(out, pk, ex + (l >= 255 ? l - 255 : l), TTS_M);
         }
 }
-#endif
 
 uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
 {
@@ -80,3 +57,24 @@ uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
         d |= out[k] ^ h[k];
     return d ? AVR_EBADSIG : AVR_OK;
 }
+#else
+/* gf_verify.S: one pass of Q of the m sums; the zero list's products */
+void gf_pk_pass_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *lw);
+void gf_pk_zeros_asm(uint8_t *out, const uint8_t *zl, const uint8_t *lw);
+#define PASS_Q (TTS_M <= 20 ? TTS_M : TTS_M / 2)
+
+uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
+{
+    uint8_t out[TTS_M], lw[TTS_N + 1], d = 0;
+    for (uint8_t i = 0; i < TTS_N; i++)
+        lw[i] = GF_TLOG[sig[i]]; /* 0xFF for 0 */
+    lw[TTS_N] = 0;                /* the linear blocks' second factor, 1 */
+    for (uint8_t q = 0; q < TTS_M; q += PASS_Q)
+        gf_pk_pass_asm(out + q, avr_pk + q, lw);
+    /* the zero list: the kernel counted each zero coefficient as 1 */
+    gf_pk_zeros_asm(out, avr_pk + PK_BYTES, lw);
+    for (uint8_t k = 0; k < TTS_M; k++)
+        d |= out[k] ^ h[k];
+    return d ? AVR_EBADSIG : AVR_OK;
+}
+#endif

@@ -37,7 +37,7 @@ struct.pack_into("<I", b, phoff + 20, 0x20000)   # the code segment's size: 128 
 open(sys.argv[1], "wb").write(b)
 PY
 run 2 "an image whose code segment is larger than the flash: exit 2" "$AVR" --image big.elf info
-grep -q "outside the ATmega328P's flash" err
+grep -q "outside the part's flash" err
 check $? "... said"
 
 # 100 damaged copies: 1 to 8 bytes changed at random (seed 2026)

@@ -10,8 +10,10 @@
 # (SIGN refused without it, a wrong one spending a try, three blocking
 # the device); program --pk (a key whose public key differs refused with
 # nothing programmed, raw and hex keys only with --pk); a damaged state
-# file refused; tts-avr(1)'s EXAMPLES run as written; and tts-bench
-# micro's table, JSON and CSV. Skips without libsimavr or the images.
+# file refused; tts-avr(1)'s EXAMPLES run as written; TTS(36,50) signed on
+# the simulated ATmega2560 and accepted by `tts verify`, and tts-avr
+# report's eight sets; and tts-bench micro's table, JSON and CSV. Skips
+# without libsimavr or the images.
 set -u
 . "${srcdir:-.}/tests/avr_lib.sh"
 A="$AVR --image-dir $IMG --eeprom dev"
@@ -120,6 +122,18 @@ run 2 "an image that is no AVR ELF: exit 2" "$AVR" --image notavr.elf info
 grep -q 'not an AVR ELF image' err
 check $? "... and says so"
 
+# TTS(36,50) on the ATmega2560 (its public key does not fit the ATmega328P)
+"$TTS" keygen --params "TTS(36,50)" -o big >/dev/null 2>err
+check $? "tts keygen TTS(36,50)"
+B="$AVR --image-dir $IMG --eeprom bigdev --params TTS(36,50) --pin pin"
+run 0 "TTS(36,50): program the key into the ATmega2560's flash" $B program big.sec
+run 0 "TTS(36,50): sign the message's digest" $B sign --message msg -o big.sig
+run 0 "TTS(36,50): tts verify accepts the device's signature" "$TTS" verify -p big.pub -s big.sig msg
+run 0 "TTS(36,50): the device's VERIFY accepts it" $B verify big.sig --message msg
+"$AVR" --image-dir "$IMG" report >rep8 2>/dev/null
+[ "$(grep -c '^| TTS(' rep8)" = 8 ]
+check $? "tts-avr report gives the eight sets"
+
 # the state file is held by one session at a time: parallel SIGNs all count
 before=$($A counter)
 for i in 1 2 3 4; do $P sign --message msg >/dev/null 2>par.$i & done
@@ -147,6 +161,13 @@ if [ -x "$BENCH" ] && command -v python3 >/dev/null 2>&1; then
         grep -q '^| RSA-1024 | ATmega328P 16 MHz | ~2048 | 1340 | 8504.00 | 727955.00 |$' out &&
         grep -q '^| ECC-163 | ATmega328P 16 MHz | ~7168 | 934 | 42011.00 | 20686.00 |$' out
     check $? "... prints TTS(20,28) measured and the study's RSA-1024 and ECC-163 rows"
+    # Ed25519 (Hutter and Schwabe, AFRICACRYPT 2013: 23,216,241 and 32,634,713 cycles, at
+    # 16 MHz 1451.02 and 2039.67 ms) among the signatures, before the key-exchange table
+    sed -n '/^Signatures:/,/^Key exchange/p' out >sigs
+    grep -q '^| Ed25519 | 8-bit AVR ATmega (cycles) | - | - | 2039.67 | 1451.02 |$' sigs &&
+        grep -q '^| TTS(20,28) (broken) |' sigs && ! grep -q '^| RSA-1024 |' sigs &&
+        sed -n '/^Key exchange/,$p' out | grep -q '^| RSA-1024 |'
+    check $? "... Ed25519 among the signatures beside TTS, the study's rows apart (key exchange)"
     python3 - m.json >out 2>err <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -155,6 +176,8 @@ t = rows["TTS(20,28)"]
 assert d["mode"] == "micro" and t["measured"] and t["sign_cycles"] > 0
 assert abs(t["sign_ms"] - t["sign_cycles"] / 16000.0) < 0.001
 assert not rows["X25519"]["measured"] and rows["X25519"]["source"]
+assert rows["Ed25519"]["kind"] == "signature" and rows["RSA-1024"]["kind"] == "key exchange"
+assert rows["Ed25519"]["sign_cycles"] == 23216241 and rows["Ed25519"]["verify_cycles"] == 32634713
 PY
     check $? "... its JSON: the measured row's ms are its cycles at 16 MHz, the cited rows have sources"
     grep -q '^TTS(20,28),1,' m.csv
@@ -169,6 +192,7 @@ c() { echo "$row" | awk -F'|' -v k="$1" '{gsub(/ /, "", $k); print $k}' | sed ':
 doc=$srcdir/docs/AVR.md
 [ -n "$row" ] && grep -q "$(c 4) ms ($(c 3) cycles)" "$doc" && grep -q "$(c 6) ms ($(c 5) cycles)" "$doc" &&
     grep -q "SIGN $(c 10) B, VERIFY $(c 11) B" "$doc" &&
+    grep -q "$(c 3) cycles, $(c 4) ms at 16 MHz" "$srcdir/README.md" &&
     awk -v s="$(c 4)" -v v="$(c 6)" 'BEGIN { exit !(s < 10 && v < 10) }'
-check $? "docs/AVR.md's TTS(20,28) SIGN and VERIFY cycles and peaks are tts-avr report's ($(c 3), $(c 5)), both under 10 ms"
+check $? "docs/AVR.md's (and README's) TTS(20,28) SIGN and VERIFY cycles and peaks are tts-avr report's ($(c 3), $(c 5)), both under 10 ms"
 tap_end

@@ -20,6 +20,7 @@
 #include "avrsim.h"
 #include "fileio.h"
 #include "avr_protocol.h"
+#include "avr_pk.h"
 
 #ifndef HAVE_SIMAVR
 
@@ -58,6 +59,14 @@ int avrsim_eeprom(avrsim *s, uint8_t *ee) { (void)s; (void)ee; return AVRSIM_NOS
 
 int avrsim_set_eeprom(avrsim *s, const uint8_t *ee) { (void)s; (void)ee; return AVRSIM_NOSIM; }
 
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
+                 size_t errlen)
+{
+    (void)s; (void)after; (void)flash; (void)addr; (void)mask;
+    fileio_say(err, errlen, "this build has no AVR simulator (libsimavr)");
+    return AVRSIM_NOSIM;
+}
+
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     (void)flash; (void)sram;
@@ -70,6 +79,7 @@ int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, si
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
 #include <simavr/sim_io.h>
+#include <simavr/sim_cycle_timers.h>
 #include <simavr/avr_eeprom.h>
 
 struct avrsim {
@@ -82,6 +92,9 @@ struct avrsim {
     int idle;           /* the firmware polled with no input left */
     uint64_t t_in, t_out;
     avrsim_info info;
+    int fault_flash;    /* avrsim_fault's */
+    uint16_t fault_addr;
+    uint8_t fault_mask;
 };
 
 int avrsim_available(void) { return 1; }
@@ -227,12 +240,22 @@ static uint8_t *read_image(const char *path, size_t *len, char *err, size_t errl
     return b;
 }
 
+/* The parts an image may be built for (avr/build-image.sh): the
+ * ATmega328P, and the ATmega2560 for the sets whose keys pass its 32 KB of
+ * flash, told apart by the ELF's architecture (e_flags: avr5, avr6). */
+typedef struct {
+    const char *mcu;
+    uint32_t flash, sram_start, sram;
+} avr_part;
+static const avr_part part_328p = {"atmega328p", AVRSIM_FLASH, AVRSIM_SRAM_START, AVRSIM_SRAM};
+static const avr_part part_2560 = {"atmega2560", 262144, 0x200, 8192};
+
 /* The ELF read by this driver, never by simavr's reader (which a damaged
  * file crashes): a 32-bit little-endian AVR executable whose every
- * loadable segment lies inside the file and inside the ATmega328P, code in
- * its flash (AVRSIM_FLASH) and data in its SRAM (0x800100 to 0x8008FF).
- * fw gets the flash image (the segments at their load addresses), its
- * size, and the data and bss sizes. */
+ * loadable segment lies inside the file and inside its part, code in its
+ * flash and data in its SRAM (0x800100 to 0x8008FF on the ATmega328P).
+ * fw gets the part, the flash image (the segments at their load
+ * addresses), its size, and the data and bss sizes. */
 static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t errlen)
 {
     size_t len = 0;
@@ -242,6 +265,7 @@ static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t err
         return AVRSIM_ERROR;
     memset(fw, 0, sizeof *fw);
     uint64_t phoff = le32(b + 28), phnum = b[44] | b[45] << 8, flash = 0;
+    const avr_part *pt = (b[36] & 0x7F) == 6 ? &part_2560 : &part_328p;
     if (memcmp(b, "\177ELF", 4) || b[4] != 1 || b[5] != 1 || (b[18] | b[19] << 8) != 83)
         why = "no ELF header naming the AVR";
     else if ((b[42] | b[43] << 8) != 32 || phnum == 0 || phnum > 64 || phoff + 32 * phnum > len)
@@ -254,13 +278,13 @@ static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t err
             continue;
         if (off + fsz > len || fsz > msz)
             why = "a segment lies outside the file";
-        else if (va >= 0x800000 && (va < 0x800000 + AVRSIM_SRAM_START ||
-                                     va + msz > 0x800000 + AVRSIM_SRAM_START + AVRSIM_SRAM))
-            why = "a data segment lies outside the ATmega328P's SRAM";
-        else if (va < 0x800000 && (va != pa || va + msz > AVRSIM_FLASH))
-            why = "a code segment lies outside the ATmega328P's flash";
-        else if (fsz && pa + fsz > AVRSIM_FLASH)
-            why = "a segment's bytes lie outside the ATmega328P's flash";
+        else if (va >= 0x800000 && (va < 0x800000 + pt->sram_start ||
+                                     va + msz > 0x800000 + pt->sram_start + pt->sram))
+            why = "a data segment lies outside the part's SRAM";
+        else if (va < 0x800000 && (va != pa || va + msz > pt->flash))
+            why = "a code segment lies outside the part's flash";
+        else if (fsz && pa + fsz > pt->flash)
+            why = "a segment's bytes lie outside the part's flash";
         else if (fsz && pa + fsz > flash)
             flash = pa + fsz;
         if (!why && va >= 0x800000) {
@@ -284,7 +308,7 @@ static int parse_elf(const char *path, elf_firmware_t *fw, char *err, size_t err
         return AVRSIM_ERROR;
     }
     fw->flashsize = (uint32_t)flash;
-    snprintf(fw->mmcu, sizeof fw->mmcu, "atmega328p");
+    snprintf(fw->mmcu, sizeof fw->mmcu, "%s", pt->mcu);
     fw->frequency = 16000000;
     return AVRSIM_OK;
 }
@@ -331,9 +355,9 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         free(s);
         return AVRSIM_ERROR;
     }
-    s->avr = avr_make_mcu_by_name("atmega328p");
+    s->avr = avr_make_mcu_by_name(s->fw.mmcu);
     if (!s->avr || avr_init(s->avr) != 0) {
-        fileio_say(err, errlen, "simavr has no ATmega328P");
+        fileio_say(err, errlen, "simavr has no %s", s->fw.mmcu);
         avrsim_close(s);
         return AVRSIM_ERROR;
     }
@@ -375,8 +399,9 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
     s->info.heap = (uint16_t)(a[7] | a[8] << 8);
     s->info.flags = a[9];
     s->info.pin_addr = (uint16_t)(a[10] | a[11] << 8);
-    if (s->info.sk_addr >= AVRSIM_FLASH || s->info.pk_addr >= AVRSIM_FLASH ||
-        s->info.pin_addr > AVRSIM_FLASH - AVR_PIN_BYTES || !(s->info.flags & AVR_F_PIN)) {
+    const uint32_t fl = (uint32_t)s->avr->flashend + 1; /* the part's flash */
+    if (s->info.sk_addr >= fl || s->info.pk_addr >= fl ||
+        s->info.pin_addr > fl - AVR_PIN_BYTES || !(s->info.flags & AVR_F_PIN)) {
         fileio_say(err, errlen, "%s: not a libtts AVR image of this version (INFO)", elf);
         avrsim_close(s);
         return AVRSIM_ERROR;
@@ -475,6 +500,28 @@ int avrsim_set_eeprom(avrsim *s, const uint8_t *ee)
     return AVRSIM_OK;
 }
 
+static avr_cycle_count_t fault_fire(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    avrsim *s = param;
+    (void)when;
+    (s->fault_flash ? avr->flash : avr->data)[s->fault_addr] ^= s->fault_mask;
+    return 0;
+}
+
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
+                 size_t errlen)
+{
+    if (addr > (flash ? s->avr->flashend : s->avr->ramend)) {
+        fileio_say(err, errlen, "fault address 0x%04X past the end", addr);
+        return AVRSIM_ERROR;
+    }
+    s->fault_flash = flash;
+    s->fault_addr = addr;
+    s->fault_mask = mask;
+    avr_cycle_timer_register(s->avr, after, fault_fire, s);
+    return AVRSIM_OK;
+}
+
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err, size_t errlen)
 {
     elf_firmware_t fw;
@@ -527,7 +574,7 @@ int avrsim_pin(avrsim *s, const uint8_t *pin, size_t pinlen, uint8_t *status, ui
 int avrsim_flash_keys(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                       const uint8_t *pinrec, char *err, size_t errlen)
 {
-    uint8_t form[256], *pl = malloc(pkb ? pkb : 1);
+    uint8_t form[256], *pl = malloc(pkb + AVR_PK_ZROOM(pkb));
     avrsim_info in;
     int rc = avrsim_get_info(s, &in);
     if (!pl) {
@@ -538,10 +585,16 @@ int avrsim_flash_keys(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *p
         form[c] = avrsim_pk_form((uint8_t)c);
     for (size_t i = 0; i < pkb; i++)
         pl[i] = form[pk[i]];
+    /* the zero list after the key (avr/avr_pk.h) */
+    if (rc == AVRSIM_OK && avr_pk_zeros(pk, in.m, in.n, pl + pkb) < 0) {
+        fileio_say(err, errlen, "the public key has more than %d zero coefficients: no room "
+                   "in the image's flash", AVR_PK_ZMAX(pkb));
+        rc = AVRSIM_ERROR;
+    }
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.sk_addr, sk, skb, err, errlen);
     if (rc == AVRSIM_OK)
-        rc = avrsim_flash(s, in.pk_addr, pl, pkb, err, errlen);
+        rc = avrsim_flash(s, in.pk_addr, pl, pkb + AVR_PK_ZROOM(pkb), err, errlen);
     if (rc == AVRSIM_OK)
         rc = avrsim_flash(s, in.pin_addr, pinrec, AVR_PIN_BYTES, err, errlen);
     free(pl);

@@ -95,15 +95,15 @@ int avrsim_set_eeprom(avrsim *s, const uint8_t *ee);
  * the field of docs/SPEC.md 2.1, 0xFF for c = 0 (avr/verify.c). */
 uint8_t avrsim_pk_form(uint8_t c);
 
-/* Write the secret key, its public key (converted to the flash form above)
- * and the PIN record (AVR_PIN_BYTES: avr/avr_protocol.h) into their room
+/* Write the secret key, its public key (converted to the flash form above,
+ * its zero list after it: avr/avr_pk.h) and the PIN record (AVR_PIN_BYTES: avr/avr_protocol.h) into their room
  * in flash, nothing else: the programmer's flash as an earlier session
  * left it. */
 int avrsim_flash_keys(avrsim *s, const uint8_t *sk, size_t skb, const uint8_t *pk, size_t pkb,
                       const uint8_t *pinrec, char *err, size_t errlen);
 
 /* Program the secret key and its public key (converted to the flash form
- * above) into the keys' room (their sizes must be the image's set's), the
+ * above, its zero list after it) into the keys' room (their sizes must be the image's set's), the
  * PIN (AVR_PIN_MIN to AVR_PIN_MAX bytes) into its room and its three tries
  * into EEPROM, as a programmer would, and run INSTALL (K_card into
  * EEPROM). The counter is kept. */
@@ -141,6 +141,12 @@ int avrsim_measure(const char *elf, const uint8_t seed[32], const uint8_t *diges
 /* Static sizes of the image, from its ELF: flash bytes (text + data) and
  * static SRAM (data + bss). */
 int avrsim_sizes(const char *elf, unsigned *flash, unsigned *sram, char *err,
+                 size_t errlen);
+
+/* A fault for the tests: mask XORed into the byte at addr of flash
+ * (flash != 0) or of the data space, once, when the core has run after
+ * cycles from now (the next command's). */
+int avrsim_fault(avrsim *s, uint64_t after, int flash, uint16_t addr, uint8_t mask, char *err,
                  size_t errlen);
 
 #endif
