@@ -860,7 +860,38 @@ void rm_check(void) __naked
 void rm_points(void) __naked
 {
     __asm
+        ; degenerate points, public (the terminal's data): x = 0 at a
+        ; point or the same x twice tell nothing of S3; k_t1 = 1 refuses
+        ; them (key.c's points_degenerate). R3, R4: the ORs of x1 and x2,
+        ; R5: of x1 + x2
+        mov  P2, #(X_CMD >> 8)
+        mov  r0, #(X_CMD & 0xFF)
+        mov  r1, #((X_CMD & 0xFF) + CHK_PT)
+        mov  r7, #N
+        clr  a
+        mov  r3, a
+        mov  r4, a
+        mov  r5, a
+    dg_b:
+        movx a, @r1
+        mov  r6, a
+        orl  0x04, a       ; R4 (bank 0)
+        movx a, @r0
+        orl  0x03, a       ; R3 (bank 0)
+        xrl  a, r6
+        orl  0x05, a       ; R5 (bank 0)
+        inc  r0
+        inc  r1
+        djnz r7, dg_b
+        mov  _k_t1, #1
+        mov  a, r3
+        jz   dg_end
+        mov  a, r4
+        jz   dg_end
+        mov  a, r5
+        jz   dg_end
         mov  _k_t1, #0
+    dg_end:
         mov  _k_k, #(X_CMD & 0xFF)
     pt_pt:
         mov  dpl, _k_k

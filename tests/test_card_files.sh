@@ -95,20 +95,21 @@ say $? "a state file with a staging flag out of range: refused as corrupted"
 echo "not a digest" > "$W/$D"
 tc=$(cd "$(dirname "$TTS_CARD")" && pwd)/tts-card
 id=$(cd "$TTS_CARD_DIR" && pwd)
-(cd "$W" && TTS_CARD_DIR=$id "$tc" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D") \
+kargs=$(withpk "$W/ksk")
+(cd "$W" && TTS_CARD_DIR=$id "$tc" $P --pin "$W/pin.2468" put-key $kargs sign --digest "$D") \
     > "$W/out" 2>&1
 [ $? = 0 ] && sign_checks "$W/out" 1
 say $? "sign --digest HEX signs the hex even when a file of that name exists"
 unhex "$D" > "$W/d.bin"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest-file "$W/d.bin" > "$W/out" 2>&1
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest-file "$W/d.bin" > "$W/out" 2>&1
 [ $? = 0 ] && sign_checks "$W/out" 1
 say $? "sign --digest-file FILE reads the digest from the file"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$W/d.bin" > "$W/out" 2>&1
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$W/d.bin" > "$W/out" 2>&1
 [ $? = 2 ] && grep -q -- '--digest-file' "$W/out"
 say $? "sign --digest FILE: refused, pointing to --digest-file"
 
 # -- -o -: the object alone on standard output -----------------------------------
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o - \
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o - \
     > "$W/so" 2> "$W/se"
 [ $? = 0 ] && [ "$(wc -c < "$W/so")" = 36 ] && [ "$(head -c 4 "$W/so")" = TTSG ] &&
     grep -q '^sig:' "$W/se" && sign_checks "$W/se" 1
@@ -117,7 +118,7 @@ say $? "sign -o -: the signature file alone on standard output, the report on st
     > "$W/po" 2> "$W/pe"
 [ $? = 0 ] && [ "$(wc -c < "$W/po")" = 8688 ] && grep -q '^export-pk:' "$W/pe"
 say $? "export-pk -o -: the public key alone on standard output"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o - sign --digest "$D" -o - \
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o - sign --digest "$D" -o - \
     > /dev/null 2> "$W/err"
 [ $? = 2 ] && grep -q 'one output at most' "$W/err"
 say $? "two objects to standard output: refused"
@@ -169,7 +170,7 @@ PY
 }
 export W
 if python3 -c 'import os, pty, termios; os.waitstatus_to_exitcode' 2>/dev/null; then
-    tty_run "$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o -
+    tty_run "$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o -
     st=$?
     [ $st = 2 ] && grep -q 'terminal' "$W/tty.out"
     say $? "sign -o - on a terminal: refused (exit $st)"
@@ -199,7 +200,7 @@ for a in "\$@"; do case \$a in *in=*) req=\${a#*in=}; req=\${req%%,*} ;; esac; d
 kill -9 \$\$
 EOF
 chmod 755 "$W/k9"
-TTS_S51="$W/k9" "$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" > "$W/out" 2>&1
+TTS_S51="$W/k9" "$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'killed by signal 9' "$W/out" && ! grep -q 'CPU time;' "$W/out"
 say $? "a simulator killed from outside: reported as killed, not as the CPU budget"
 TTS_CARD_TIMEOUT=2 "$TTS_CARD" $P --watch 0x7000:2 info > "$W/out" 2>&1

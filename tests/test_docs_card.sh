@@ -26,7 +26,7 @@ done
 # them (the 8032 image)
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 0 "$W/s" "$W/p" "$W/k" || exit 99
 printf '123456' > "$W/pin6" && chmod 600 "$W/pin6" || exit 99
-"$TTS_CARD" --pin "$W/pin6" put-key "$W/k" apdu "0020000006$(printf 123456 | hex)00" cycles \
+"$TTS_CARD" --pin "$W/pin6" put-key $(withpk "$W/k") apdu "0020000006$(printf 123456 | hex)00" cycles \
     apdu "0020000006$(printf 123457 | hex)00" cycles > "$W/log" 2>&1
 v=$(sed -n 's/^cycles: \([0-9]*\) .*/\1/p' "$W/log" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' | tr '\n' ' ')
 set -- $v

@@ -25,9 +25,17 @@ size_t card_check_points(const tts_params *p);
 int card_check_data(const tts_params *p, uint8_t *out, const uint8_t *sk, const uint8_t *pk,
                     const uint8_t *xs);
 
+/* Whether the np points' x values at xs (n bytes each) are degenerate: one
+ * x = 0, or two equal (the card answers 6A80). */
+int card_points_degenerate(const uint8_t *xs, size_t np, size_t n);
+
 /* Append COMMIT KEY for the secret key sk (its own public key, x fresh
  * from the system's randomness): the command's index, or (size_t)-1 if
  * the library refuses sk. */
 size_t card_add_commit(card_batch *b, const tts_params *p, const uint8_t *sk);
+/* The same with the points made from the public key pk the key is meant
+ * to have (y = P(w) under pk; a key of another public key fails them). */
+size_t card_add_commit_pk(card_batch *b, const tts_params *p, const uint8_t *sk,
+                          const uint8_t *pk);
 
 #endif

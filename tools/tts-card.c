@@ -81,7 +81,11 @@ static void usage(FILE *f)
 "  export-pk -o FILE             all GET PK SEGMENTs, assembled: the public key\n"
 "                                (-o -: to standard output, the report to\n"
 "                                standard error)\n"
-"  put-key FILE                  SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
+"  put-key [--pk PUB] FILE       SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
+"                                with check points made from the public key meant:\n"
+"                                PUB's (a key whose own differs is refused), or the\n"
+"                                one a tts key file is bound to; a raw or hex key\n"
+"                                only with --pk\n"
 "  verify                        VERIFY the PIN\n"
 "  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE]\n"
 "                                VERIFY (with --pin), GET COUNTER, SIGN an\n"
@@ -137,18 +141,22 @@ static void read_exact(const char *path, uint8_t *out, size_t want, const char *
     tts_file_free(b, len);
 }
 
-/* A secret key for set p: a tts secret-key file (binary or armored, as
- * `tts keygen` writes it), or the raw key bytes, or their hex. */
-static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
+/* A key of kind TTS_FILE_SECRET_KEY or TTS_FILE_PUBLIC_KEY for set p: a
+ * tts file (binary or armored, as `tts keygen` writes it; returns 1: a
+ * secret key's file binds it to its public key), or the raw key bytes, or
+ * their hex (returns 0: nothing binds them). Secret keys: private files. */
+static int read_key(const char *path, const tts_params *p, int kind, uint8_t *out)
 {
-    size_t len, plen, skb = tts_sk_bytes(p);
+    int secret = kind == TTS_FILE_SECRET_KEY;
+    size_t len, plen, want = tts_file_payload_bytes(p, kind);
+    unsigned flags = secret ? TTSFILE_PRIVATE : 0;
     const tts_params *fp;
-    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *pay;
+    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, flags, &len), *pay;
     char err[256];
-    /* a raw key has exactly skb bytes (a tts file has a header more) */
-    if (len != skb && len > 3 &&
+    /* a raw key has exactly want bytes (a tts file has a header more) */
+    if (len != want && len > 3 &&
         (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
-        int rc = tts_file_decode(b, len, TTS_FILE_SECRET_KEY, 0, &fp, &pay, &plen, err, sizeof err);
+        int rc = tts_file_decode(b, len, kind, 0, &fp, &pay, &plen, err, sizeof err);
         tts_file_free(b, len);
         if (rc != TTS_OK) {
             fprintf(stderr, "tts-card: %s: %s\n", path, err);
@@ -160,12 +168,13 @@ static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
                     tts_params_name(fp), tts_params_name(p));
             exit(2);
         }
-        memcpy(out, pay, skb);
+        memcpy(out, pay, want);
         tts_file_free(pay, plen);
-        return;
+        return 1;
     }
     tts_file_free(b, len);
-    read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
+    read_exact(path, out, want, secret ? "a secret key" : "a public key", flags);
+    return 0;
 }
 
 /* --force: an existing output may be replaced (never an input). */
@@ -559,17 +568,43 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(w, "put-key")) {
             s->kind = SC_PUT;
-            if (i >= argc) die_input("put-key needs FILE", NULL);
+            const char *keyfile = NULL, *pkfile = NULL;
+            for (int k = 0; k < 2 && i < argc; k++) {
+                if (!strcmp(argv[i], "--pk")) {
+                    if (i + 1 >= argc || pkfile) die_input("put-key takes one --pk FILE", NULL);
+                    pkfile = argv[i + 1];
+                    i += 2;
+                } else if (!keyfile) {
+                    keyfile = argv[i++];
+                }
+            }
+            if (!keyfile) die_input("put-key needs FILE", NULL);
             s->key = malloc(skb);
-            if (!s->key)
+            uint8_t *own = malloc(pkb), *meant = pkfile ? malloc(pkb) : NULL;
+            if (!s->key || !own || (pkfile && !meant))
                 die_input("out of memory", NULL);
-            read_secret_key(argv[i], p, s->key);
+            int bound = read_key(keyfile, p, TTS_FILE_SECRET_KEY, s->key);
             /* as tts sign does: a key the library refuses never reaches a
              * card (the ROM image without COMMIT's check would take it) */
             if (tts_sk_check(p, s->key) != TTS_OK)
                 die_input("not a valid secret key (the library's key check refuses it); "
-                          "nothing sent to the card", argv[i]);
-            i++;
+                          "nothing sent to the card", keyfile);
+            /* the check points bind the install to the public key meant:
+             * --pk's, or the one a tts key file is bound to; raw bytes
+             * carry no binding (a changed S1 passes the key check) */
+            if (!bound && !pkfile)
+                die_input("a raw or hex secret key is bound to no public key (a changed byte "
+                          "of S1 goes unnoticed): give the public key it must have with --pk "
+                          "FILE; nothing sent to the card", keyfile);
+            if (tts_pk_from_sk(p, own, s->key) != TTS_OK)
+                die_input("the library cannot compute the key's public key", keyfile);
+            if (pkfile) {
+                read_key(pkfile, p, TTS_FILE_PUBLIC_KEY, meant);
+                if (memcmp(own, meant, pkb) != 0)
+                    die_input("the secret key's public key differs from --pk's (a corrupted "
+                              "or another key): nothing sent to the card", keyfile);
+            }
+            free(meant);
             if (!pinlen) die_input("put-key needs --pin (the PIN of the new key)", NULL);
             check_new_pin(pin, pinlen);
             card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
@@ -579,9 +614,11 @@ int main(int argc, char **argv)
                 if (report)
                     card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
             }
-            /* the check points bind the install to the key's public key */
-            if (card_add_commit(&b, p, s->key) == (size_t)-1)
-                die_input("the library cannot make the key's check points", argv[i - 1]);
+            /* the check points bind the install to the public key meant */
+            size_t ci = card_add_commit_pk(&b, p, s->key, own);
+            free(own);
+            if (ci == (size_t)-1)
+                die_input("the library cannot make the key's check points", keyfile);
         } else if (!strcmp(w, "sign")) {
             s->kind = SC_SIGN;
             int have_digest = 0;
@@ -842,6 +879,15 @@ int main(int argc, char **argv)
             fprintf(rep, "%s%04X\n", r->len ? " " : "", r->sw);
             if (r->sw != CARD_SW_OK)
                 status = 1;
+            /* the raw channel prints what the card answered; a SIGN's
+             * answer is then checked, and the verdict said */
+            const card_apdu *a = &b.cmd[c->first];
+            if (a->raw_len == 6 + (int)m && a->raw[0] == CARD_CLA && a->raw[1] == CARD_SIGN &&
+                r->sw == CARD_SW_OK && r->len == n)
+                fprintf(rep, "apdu-sign: %s\n", !hkey ? "unverified (the host knows no valid "
+                        "key of this card)" : tts_verify_digest(p, r->data, a->raw + 5, hpk) ==
+                        TTS_OK ? "verifies under the host's key of this card"
+                               : "DOES NOT VERIFY under the host's key of this card");
         }
         if (c->prof != (size_t)-1 && !bad) {
             /* cycles: the GET CYCLES after each segment/PUT plus the final
