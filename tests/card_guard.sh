@@ -319,6 +319,25 @@ guard_family() {
     done
     [ "$got" = "0:A 0:-B " ]
     say $? "$fam: --cut is exact: cut after $((x1 - 1)) and $x1 instructions (the journal flag's first write the $x1-th): instructions past the cut and the key after it: $got"
+    # a cut after COMMIT KEY installed key B, before its answer (x2 + 1:
+    # the journal flag cleared), and one before the journal (x1 - 1: key A
+    # stays): the state file keeps the staged key, and the next session
+    # settles which key took (the first segment of the card's public key,
+    # on the ROM images its first signature) and signs under it, exit 0;
+    # the session after it needs no settling
+    settle_check() { # CUT KEY VERDICT
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$1" --pin "$W/pinB" put-key --pk "$W/pB" "$W/kB" > "$W/c.log" 2>&1
+        grep -q '^cut: a key install before its answer' "$W/c.log" || return 1
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
+            sign_checks "$W/c.log" 1 && grep -q "^settle: .* $3" "$W/c.log" &&
+            "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
+            sign_checks "$W/c.log" 1 && ! grep -q '^settle' "$W/c.log"
+    }
+    settle_check $((x2 + 1)) B "took: the card holds the new key"
+    say $? "$fam: COMMIT KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
+    settle_check $((x1 - 1)) A "did not take: the card holds its old key"
+    say $? "$fam: COMMIT KEY cut before its journal: the next session settles it (key A stays) and signs under key A, exit 0"
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
     [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]

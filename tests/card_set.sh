@@ -116,7 +116,7 @@ ee, sizes, key = (open(f, "rb").read() for f in sys.argv[1:4])
 m, n = int(sys.argv[4]), int(sys.argv[5])
 sz = dict(l.split(" ", 1) for l in sizes.decode().splitlines())
 skb = len(key)
-xram = ee[11 + 3 * skb:]
+xram = ee[12 + 4 * skb:]
 tuw, base = bytes.fromhex(sz["t_uw"]), int(sz["x_terms"])
 lg, v = [0] * 256, 1
 for i in range(255):

@@ -76,20 +76,24 @@ say $? "... a session that waits says why"
 # -- a corrupted state file ---------------------------------------------------
 skb=$(wc -c < "$W/ksk")
 fresh_card "$W/ee"
-dd if="$W/ee" of="$W/host.sk" bs=1 skip=11 count="$skb" 2>/dev/null
+dd if="$W/ee" of="$W/host.sk" bs=1 skip=12 count="$skb" 2>/dev/null
 "$HELPER" corrupt 20,28 "$W/host.sk" "$W/host.bad" s1 || exit 99
 cp "$W/ee" "$W/bad.ee" &&
-    dd if="$W/host.bad" of="$W/bad.ee" bs=1 seek=11 conv=notrunc 2>/dev/null
+    dd if="$W/host.bad" of="$W/bad.ee" bs=1 seek=12 conv=notrunc 2>/dev/null
 cp "$W/bad.ee" "$W/bad.orig"
 "$TTS_CARD" $P --pin "$W/pin.2468" --eeprom "$W/bad.ee" sign --digest "$D" > "$W/out" 2>&1
 st=$?
 [ $st = 2 ] && grep -q 'corrupted' "$W/out" && ! grep -q '^sig:' "$W/out" &&
     cmp -s "$W/bad.ee" "$W/bad.orig"
 say $? "a state file whose host copy of the key is malformed: refused as corrupted, exit 2 (exit $st)"
-cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=$((11 + skb)) conv=notrunc 2>/dev/null
+cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=$((12 + skb)) conv=notrunc 2>/dev/null
 "$TTS_CARD" $P --eeprom "$W/flag.ee" info > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'corrupted' "$W/out"
 say $? "a state file with a staging flag out of range: refused as corrupted"
+cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=11 conv=notrunc 2>/dev/null
+"$TTS_CARD" $P --eeprom "$W/flag.ee" info > "$W/out" 2>&1
+[ $? = 2 ] && grep -q 'corrupted' "$W/out"
+say $? "a state file with its pending-install flag out of range: refused as corrupted"
 
 # -- --digest is hex, --digest-file is a file ------------------------------------
 echo "not a digest" > "$W/$D"
@@ -206,6 +210,12 @@ say $? "a simulator killed from outside: reported as killed, not as the CPU budg
 TTS_CARD_TIMEOUT=2 "$TTS_CARD" $P --watch 0x7000:2 info > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'did not write XDATA 0x7000 2 times' "$W/out"
 say $? "--watch of an address the card never writes: said so"
+# (a wrong PIN's VERIFY writes the tries once; two asked: the one seen said)
+fresh_card "$W/ee"
+TTS_CARD_TIMEOUT=2 "$TTS_CARD" $P --eeprom "$W/ee" --pin "$W/pin.1111" --watch 0x302:2 verify \
+    > "$W/out" 2>&1
+[ $? = 2 ] && grep -q 'did not write XDATA 0x0302 2 times.* it saw 1: write 1 after [0-9]* instructions$' "$W/out"
+say $? "--watch ADDR:2 with one write: the write it saw, with its instruction count"
 
 echo "1..$t"
 exit $fail

@@ -85,6 +85,10 @@ int card_answer_len(const card_apdu *a, unsigned m, unsigned n);
 int card_check_ihex(const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* Clocks per machine cycle of a ucsim CPU type: 12 (8032/8051), 4 (DS320). */
 int card_clocks_per_cycle(const char *cpu);
+/* tts-card's --watch ADDR:K[:r] (into watch = ADDR + 1, hits, read) and
+ * --cut N (digits only, N >= 1): 0, or -1 if malformed. */
+int card_parse_watch(const char *arg, unsigned *watch, int *hits, int *read);
+int card_parse_cut(const char *arg, unsigned long long *cut);
 const char *card_sw_name(uint16_t sw);
 
 #endif

@@ -530,6 +530,10 @@ int main(int argc, char **argv)
     b.watch_read = watch_read;
     b.xram_in = restored ? xram : NULL;
     b.xram_out = eeprom ? xram : NULL;
+    /* a key install cut before its answer in a past session: its public
+     * key's first segment tells which key the card holds (the ROM images
+     * answer 6D00: their first signature tells) */
+    size_t probe = cs.pending ? card_add(&b, CARD_GET_PK_SEGMENT, 0, 0, NULL, 0) : (size_t)-1;
 
     /* parse the subcommands into the batch */
     subcmd *sc = calloc((size_t)argc, sizeof *sc);
@@ -707,8 +711,12 @@ int main(int argc, char **argv)
     rep = to_stdout ? stderr : stdout;
     if (card_run(&b) != 0)
         exit(2); /* card_run said why */
+    const int settled = card_state_settle(&cs, &b, probe);
+    card_state_resolve(&hs, settled);
     for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
         card_state_track(&cs, &b.cmd[k], &b.resp[k]);
+    if (cut && b.nresp < b.ncmd) /* the command the cut stopped */
+        card_state_cut(&cs, &b.cmd[b.nresp]);
     /* nothing leaves the session (no answer printed, no file, no exit 0)
      * before the card's new state is stored: a failed save is a failed
      * session, or a wrong PIN would be answered again and a counter reused */
@@ -721,7 +729,15 @@ int main(int argc, char **argv)
         }
         card_store_close(&store);
     }
-    int status = 0;
+    int status = settled == -1;
+    if (settled)
+        fprintf(settled == -1 ? stderr : rep, "%ssettle: the key install cut before its answer "
+                "in a past session %s\n", settled == -1 ? "tts-card: " : "",
+                settled == 1   ? "did not take: the card holds its old key"
+                : settled == 2 ? "took: the card holds the new key"
+                : settled == 3 ? "is not settled yet: no public key read, no signature (the "
+                                 "next segment or signature settles it)"
+                               : "matches neither key: the host knows no key of this card");
     for (int h = 0; h < watch_hits; h++)
         fprintf(rep, "watch: %s %d %s 0x%04X after %llu instructions\n",
                 watch_read ? "read" : "write", h + 1, watch_read ? "of" : "to", watch - 1,
@@ -731,6 +747,9 @@ int main(int argc, char **argv)
     if (cut) { /* a power cut: the state as it was left, no answer checked */
         fprintf(rep, "cut: after %llu instructions, %zu of %zu commands answered\n", cut,
                 b.nresp, b.ncmd);
+        if (eeprom && cs.pending)
+            fprintf(rep, "cut: a key install before its answer: whether its key took is "
+                    "settled at the next session on this state file\n");
         sodium_memzero(pin, sizeof pin);
         tts_file_free(xram, CARD_XRAM_BYTES);
         subcmds_free(sc, nsc, (size_t)argc, skb);
