@@ -43,7 +43,7 @@ void card_free(card_batch *b)
     if (b->cmd)
         wipe(b->cmd, b->cap * sizeof *b->cmd);
     if (b->resp)
-        wipe(b->resp, (b->nresp + 1) * sizeof *b->resp);
+        wipe(b->resp, b->nresp * sizeof *b->resp);
     free(b->cmd);
     free(b->resp);
     b->cmd = NULL;
@@ -608,7 +608,7 @@ static int run_k(card_batch *b, size_t k, int parse)
     FILE *f = NULL;
     if (rc == 0 && parse) {
         if (b->resp)
-            wipe(b->resp, (b->nresp + 1) * sizeof *b->resp);
+            wipe(b->resp, b->nresp * sizeof *b->resp);
         free(b->resp);
         b->resp = calloc(k + 1, sizeof *b->resp);
         b->nresp = 0;
@@ -786,4 +786,63 @@ int card_parse_cut(const char *arg, unsigned long long *cut)
     *cut = strtoull(arg, &e, 10);
     /* (strtoull takes "-5" as a huge count: digits only) */
     return *e || !*cut || arg[0] < '0' || arg[0] > '9' || errno == ERANGE ? -1 : 0;
+}
+
+int card_check_answers(const card_batch *b, size_t first, size_t count, size_t prof,
+                       unsigned m, unsigned n, const char *name, int any_sw)
+{
+    for (size_t k = first; k < first + count && !any_sw; k++)
+        if (b->resp[k].sw != CARD_SW_OK) {
+            fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", name, b->resp[k].sw,
+                    card_sw_name(b->resp[k].sw));
+            return 1;
+        }
+    /* an answer of the wrong length is refused, whatever its status */
+    for (size_t k = first; k <= first + count; k++) {
+        size_t kk = k < first + count ? k : prof;
+        if (kk == (size_t)-1 || b->cmd[kk].raw_len >= 0 || b->resp[kk].sw != CARD_SW_OK)
+            continue;
+        int want = card_answer_len(&b->cmd[kk], m, n);
+        if (want >= 0 && b->resp[kk].len != want) {
+            fprintf(stderr, "tts-card: %s: the card answered %u bytes to INS %02X, expected "
+                    "%d\n", name, b->resp[kk].len, b->cmd[kk].ins, want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int card_assemble_pk(const card_batch *b, size_t first, size_t count, unsigned m,
+                     unsigned segk, size_t pkb, uint8_t *pk)
+{
+    size_t got = 0;
+    for (size_t k = first; k < first + count && got < pkb; k++) {
+        if (b->cmd[k].ins != CARD_GET_PK_SEGMENT)
+            continue;
+        size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
+        if (b->resp[k].len != want) {
+            fprintf(stderr, "tts-card: segment %zu: %u bytes, expected %zu\n", k - first,
+                    b->resp[k].len, want);
+            return 1;
+        }
+        memcpy(pk + got, b->resp[k].data, want);
+        got += want;
+    }
+    return got == pkb ? 0 : 1;
+}
+
+void card_print_watch(FILE *rep, const card_batch *b)
+{
+    for (int h = 0; b->watch && h < b->watch_hits; h++)
+        fprintf(rep, "watch: %s %d %s 0x%04X after %llu instructions\n",
+                b->watch_read ? "read" : "write", h + 1, b->watch_read ? "of" : "to",
+                b->watch - 1, b->watch_at[h]);
+    if (b->watch || b->cut)
+        fprintf(rep, "instructions: %llu\n", b->insts);
+}
+
+void card_print_hex(FILE *f, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02X", b[i]);
 }

@@ -174,6 +174,18 @@ int card_state_settle(card_state *s, const card_batch *b, size_t probe)
     return verdict;
 }
 
+void card_state_say_settle(FILE *rep, int verdict)
+{
+    if (verdict)
+        fprintf(verdict == -1 ? stderr : rep, "%ssettle: the key install cut before its answer "
+                "in a past session %s\n", verdict == -1 ? "tts-card: " : "",
+                verdict == 1   ? "did not take: the card holds its old key"
+                : verdict == 2 ? "took: the card holds the new key"
+                : verdict == 3 ? "is not settled yet: no public key read, no signature (the "
+                                 "next segment or signature settles it)"
+                               : "matches neither key: the host knows no key of this card");
+}
+
 static size_t file_bytes(const card_state *s)
 {
     return HEAD + 4 * s->skb + CARD_XRAM_BYTES;

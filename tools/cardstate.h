@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <tts.h>
 
@@ -66,6 +67,9 @@ void card_state_cut(card_state *s, const card_apdu *a);
 int card_state_settle(card_state *s, const card_batch *b, size_t probe);
 /* Apply a verdict of card_state_settle (1, 2 or -1) to another view. */
 void card_state_resolve(card_state *s, int verdict);
+/* The line that says a verdict of card_state_settle (none for 0): on rep,
+ * or on standard error for -1. */
+void card_state_say_settle(FILE *rep, int verdict);
 
 typedef struct {
     const char *path;
