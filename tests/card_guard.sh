@@ -325,10 +325,14 @@ guard_family() {
     # settles which key took (the first segment of the card's public key,
     # on the ROM images its first signature) and signs under it, exit 0;
     # the session after it needs no settling
-    settle_check() { # CUT KEY VERDICT
+    settle_check() { # CUT KEY VERDICT [SUBCOMMAND...]: by default put-key of key B
+        c=$1 k=$2 v=$3
+        shift 3
+        [ $# = 0 ] && set -- put-key --pk "$W/pB" "$W/kB"
         cp "$W/E0" "$W/Ec"
-        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$1" --pin "$W/pinB" put-key --pk "$W/pB" "$W/kB" > "$W/c.log" 2>&1
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" "$@" > "$W/c.log" 2>&1
         grep -q '^cut: a key install before its answer' "$W/c.log" || return 1
+        set -- "$c" "$k" "$v"
         "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
             sign_checks "$W/c.log" 1 && grep -q "^settle: .* $3" "$W/c.log" &&
             "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
@@ -338,6 +342,17 @@ guard_family() {
     say $? "$fam: COMMIT KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
     settle_check $((x1 - 1)) A "did not take: the card holds its old key"
     say $? "$fam: COMMIT KEY cut before its journal: the next session settles it (key A stays) and signs under key A, exit 0"
+    # GENERATE KEY (not on the ROM family) cut after its journal, before
+    # its answer: settled by the first segment of the card's public key
+    if [ $rom = 0 ]; then
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x301:2 --pin "$W/pinB" genkey --seed "$W/sB" \
+            > "$W/w.log" 2>&1
+        g2=$(sed -n 's/^watch: write 2 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+        [ -n "$g2" ] && settle_check $((g2 + 1)) B "took: the card holds the new key" \
+            genkey --seed "$W/sB"
+        say $? "$fam: GENERATE KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
+    fi
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
     [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]
