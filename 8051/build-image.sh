@@ -23,7 +23,7 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # small model, 128 B); with -DCARD_ROM_NO_CHECK, COMMIT KEY without its
 # check of the key (a build that measures that check), with
 # -DCARD_ROM_POINT_ONLY, its check points alone, without Gauss-Jordan on
-# S1 and S3 (the 4 KB images: docs/CARD.md).
+# S1 and S3 (the 4 KB images: docs/CARD-IMAGES.md).
 mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha chacha_block key sign pk"
 links="main apdu io kernels k_matvec k_layer chacha chacha_block sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
@@ -224,7 +224,7 @@ case " $* " in
 esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)
-# The memory budget (docs/CARD.md): non-volatile = the active key in its
+# The memory budget (docs/CARD-IMAGES.md): non-volatile = the active key in its
 # internal form (xkey: S3, S1, coefficients, s1, s3) + the PUT KEY staging
 # copy and its bitmap (xstage); work = what each command uses beyond them,
 # from card.h's map: ChaCha20's page (128); SIGN: the layer system and u;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The signing kernels of the ROM family (tts-M-N-rom.ihx, -DCARD_ROM;
- * docs/CARD.md, "The ROM family"): small enough for the signing path to
+ * docs/CARD-IMAGES.md, "The ROM family"): small enough for the signing path to
  * sit beside the command layer (rom.c), with the few inner loops that set
  * the speed written out. The same algebra, forms and constant-time rules
  * as k_matvec.c and k_layer.c: the stored key in L1 form, x values

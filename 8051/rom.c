@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ROM family's card (tts-M-N-rom.ihx, -DCARD_ROM, and the 4 KB image
- * tts-M-N-rom4k.ihx, -DCARD_ROM_4K as well; docs/CARD.md, "The ROM
+ * tts-M-N-rom4k.ihx, -DCARD_ROM_4K as well; docs/CARD-IMAGES.md, "The ROM
  * family"): a signing card personalised by PUT KEY + COMMIT KEY, in
  * assembly to bring the image to an 8051AH's 4 KB of ROM. The protocol
  * and the non-volatile state are the other images' (docs/CARD.md, card.h):
@@ -11,7 +11,7 @@
  * images do: S3 and S1 invertible and s1 = F(S3^-1 s3) (Gauss-Jordan of
  * k_gauss.c, central_eval_rom of kernels_rom.c), else 6A80 and the
  * old key stays (-DCARD_ROM_NO_CHECK leaves that check out: a build that
- * measures its size, docs/CARD.md; -DCARD_ROM_NO_PROFILE leaves out GET
+ * measures its size, docs/CARD-IMAGES.md; -DCARD_ROM_NO_PROFILE leaves out GET
  * PROFILE, as the 4 KB image does). The signing kernels are
  * in kernels_rom.c, ChaCha20 in chacha.c, COMMIT KEY's check, K_card and
  * the install in rom_key.c.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ROM family's key install (docs/CARD.md, "The ROM family"): COMMIT
+ * The ROM family's key install (docs/CARD-IMAGES.md, "The ROM family"): COMMIT
  * KEY's check of the staged raw key (its check points, rm_points, and
  * Gauss-Jordan's check, rm_check), the copy loops, K_card of the staged
  * key and the install through the journal, in assembly. rom.c's command

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ROM family's term records and SIGN's flow (docs/CARD.md, "The ROM
+ * The ROM family's term records and SIGN's flow (docs/CARD-IMAGES.md, "The ROM
  * family"), over the kernels of kernels_rom.c: rk_tgen and rk_tfill write
  * the records the layer build loops over (at reset, and rk_tfill after
  * each install), sign runs one SIGN after the counter (rom.c).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The card tables of docs/CARD.md and 8051/README.md against `tts-card
+# The card tables of docs/CARD-IMAGES.md and 8051/README.md against `tts-card
 # report` for TTS(20,28): every row the report prints (the signing and key
 # generation times of both image families, their sizes, the memory budget)
 # is in the documents as printed. The sizes of every image are checked in
@@ -12,7 +12,7 @@
 say $? "tts-card --params 20-28 report runs"
 grep '^| \(TTS(\|tts-\)' "$W/report" > "$W/rows"
 [ "$(wc -l < "$W/rows")" -ge 4 ]; say $? "the report has the card tables' and the budget's rows ($(wc -l < "$W/rows"))"
-for d in docs/CARD.md 8051/README.md; do
+for d in docs/CARD-IMAGES.md 8051/README.md; do
     : > "$W/missing"
     while IFS= read -r r; do
         case $d:$r in "8051/README.md:| tts-"*) continue ;; esac # the budget is in CARD.md
