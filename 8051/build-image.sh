@@ -23,13 +23,13 @@ tdir=$(cd "$(dirname "$tables")" && pwd)
 # small model, 128 B); with -DCARD_ROM_NO_CHECK, COMMIT KEY without its
 # check of the key (a build that measures that check), with
 # -DCARD_ROM_POINT_ONLY, its check points alone, without Gauss-Jordan on
-# S1 and S3 (the 4 KB images: docs/CARD.md).
-mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha key sign pk"
-links="main apdu io kernels k_matvec k_layer chacha sign gf k_gauss k_lm k_pk key pk"
+# S1 and S3 (the 4 KB images: docs/CARD-IMAGES.md).
+mods="main apdu io gf kernels k_matvec k_layer k_gauss k_lm k_pk chacha chacha_block key sign pk"
+links="main apdu io kernels k_matvec k_layer chacha chacha_block sign gf k_gauss k_lm k_pk key pk"
 case " $* " in
 *CARD_128*) isize=128 cpu=8051 model=--model-large ;;
 *CARD_ROM*) isize=128 cpu=8051 model=--model-small
-    mods="rom kernels_rom k_gauss chacha" links=$mods ;;
+    mods="rom rom_key kernels_rom rom_sign k_gauss chacha chacha_block" links=$mods ;;
 *) isize=256 cpu=8032 model=--model-small ;;
 esac
 for f in $mods; do
@@ -91,7 +91,7 @@ pv() { echo $(( $(sed -n "s/^$1 = //p" "$obj/probe.i") )); }
 # (-DCARD_ROM_NO_CHECK: the ROM family without COMMIT KEY's check,
 # -DCARD_ROM_POINT_ONLY: with its check points alone; where rs_solve
 # solves the layers, nothing calls Gauss-Jordan)
-[ "$(pv XNOGJ)" = 1 ] && links="rom kernels_rom chacha"
+[ "$(pv XNOGJ)" = 1 ] && links="rom rom_key kernels_rom rom_sign chacha chacha_block"
 # GFT sits at 0x0100 (1023 bytes; the ROM family's 511); the relocatable
 # code starts after it. The signing modules come first, so that their data
 # bytes come first (the 128-byte family's SIGN stack starts after them:
@@ -193,7 +193,7 @@ cp "$obj/img.map" "$base.map"
 # code: every CODE area of the map (tables included)
 code=$(awk '/ bytes \(.*CODE\)/ && !seen[$1 $2]++ {s += $5} END {print s+0}' "$base.map")
 # sign_code: the bytes of the SIGN path, a plain sum of object sizes: GFT
-# (1023) + sign.c, chacha.c and the signing kernels, k_matvec.c and
+# (1023) + sign.c, chacha.c, chacha_block.c and the signing kernels, k_matvec.c and
 # k_layer.c (CSEG + CONST: the copy, the matvecs, the layer build with its
 # generated term code, the solver, or their C twins), and in a C-twin
 # image gf.c (gmul, and the term table the twins read) and k_gauss.c (the
@@ -207,22 +207,24 @@ objsz() { # objsz MODULE...: CSEG + CONST of the objects
     for o in "$@"; do t=$((t + $(relsz "$obj/$o.rel" CSEG) + $(relsz "$obj/$o.rel" CONST))); done
     echo $t
 }
-# In the ROM family: GFT (511: exp alone) + kernels_rom.c (the signing
-# kernels, the layer solver, SIGN's flow, the term records' writers,
-# central_eval; CSEG + CONST: the run tables and the layer table; RGAP:
-# the helpers in the gap below GFT) + chacha.c; the command layer (rom.c)
-# and COMMIT's Gauss-Jordan (k_gauss.c) are not counted.
+# In the ROM family: GFT (511: exp alone) + kernels_rom.c and rom_sign.c
+# (the signing kernels, the layer solver, SIGN's flow, the term records'
+# writers, central_eval; CSEG + CONST: the run tables and the layer table;
+# RGAP: the helpers in the gap below GFT) + chacha.c and chacha_block.c;
+# the command layer (rom.c, rom_key.c) and COMMIT's Gauss-Jordan
+# (k_gauss.c) are not counted.
 case " $* " in
 *CARD_ROM*)
-    sign_code=$(($(pv XGFT) + $(objsz kernels_rom chacha) + $(relsz "$obj/kernels_rom.rel" RGAP))) ;;
+    sign_code=$(($(pv XGFT) + $(objsz kernels_rom rom_sign chacha chacha_block) +
+                 $(relsz "$obj/kernels_rom.rel" RGAP) + $(relsz "$obj/rom_sign.rel" RGAP))) ;;
 *)
     twins=0 # (a C-twin image: no matvec_k)
     awk '$3 == "_matvec_k" {f = 1} END {exit !f}' "$obj/img.map" || twins=$(objsz gf k_gauss)
-    sign_code=$(($(pv XGFT) + $(objsz sign chacha k_matvec k_layer) + twins)) ;;
+    sign_code=$(($(pv XGFT) + $(objsz sign chacha chacha_block k_matvec k_layer) + twins)) ;;
 esac
 xtop=$(pv XTOP)
 xkey=$(pv XKEY)
-# The memory budget (docs/CARD.md): non-volatile = the active key in its
+# The memory budget (docs/CARD-IMAGES.md): non-volatile = the active key in its
 # internal form (xkey: S3, S1, coefficients, s1, s3) + the PUT KEY staging
 # copy and its bitmap (xstage); work = what each command uses beyond them,
 # from card.h's map: ChaCha20's page (128); SIGN: the layer system and u;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The signing kernels of the ROM family (tts-M-N-rom.ihx, -DCARD_ROM;
- * docs/CARD.md, "The ROM family"): small enough for the signing path to
+ * docs/CARD-IMAGES.md, "The ROM family"): small enough for the signing path to
  * sit beside the command layer (rom.c), with the few inner loops that set
  * the speed written out. The same algebra, forms and constant-time rules
  * as k_matvec.c and k_layer.c: the stored key in L1 form, x values
@@ -22,16 +22,13 @@
  *     KEY's n x n systems (its scratch fits the arena);
  *   - central_eval_rom: COMMIT KEY's s1 = F(c3) check over the same
  *     records;
- *   - sign: one SIGN after the counter (rom.c).
+ *   - the term records' writers and sign, one SIGN after the counter
+ *     (rom.c), are in rom_sign.c.
  * Data bytes: the k_* of kernels.h (Gauss-Jordan's and the layer
  * kernels'), and rk_*.
  */
 #define CARD_WANT_GFT
-#include "kernels.h"
-
-#ifndef CARD_ROM
-#error "kernels_rom.c is the ROM family's (-DCARD_ROM)"
-#endif
+#include "kernels_rom.h"
 
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_ROM_INIT;
@@ -65,7 +62,6 @@ __data uint8_t k_st, k_lo, k_dim, k_x;
 #define _rk_row _k_st
 #ifdef ROM_LAYER_GE
 __data uint8_t k_acc, k_Klo, k_Khi;
-#define _rk_lay _k_cols
 #else
 __data uint8_t rk_lay;
 #endif
@@ -731,10 +727,7 @@ void rs_solve(void) __naked
 /* Solve the layer built at X_SL into IX[lo .. lo + dim), in L1 form; rk_ok
  * &= the verdict. ROM_LAYER_GE (card.h): rs_solve (RK_SOLVE); else
  * Gauss-Jordan, the solution in the last column. */
-#ifdef ROM_LAYER_GE
-#define RK_SOLVE _rs_solve
-#else
-#define RK_SOLVE _rk_solve
+#ifndef ROM_LAYER_GE
 void rk_solve(void) __naked
 {
     __asm
@@ -945,229 +938,3 @@ void rk_ceval(void) __naked
 }
 #endif
 
-/*
- * The term records (X_TERMS; card_map.h). rk_tgen writes their first two
- * bytes at reset from the formulas of docs/SPEC.md section 3, in
- * secret-key coefficient order:
- *   layer 1, i = v .. v+a-1, j = 1 .. v-1: TX(j), TC((i + j) mod a);
- *   mu1: TX(k), TW(v-1-k) for k = 1 .. h (h = (v-2)/2), then TX(a+k),
- *   TW(v+a-1-k) for k = 0 .. v/2-1; mu2: the same runs from (2, v-1) and
- *   (a+1, v+a);
- *   layer 3, i = c .. n-1, r = i - c: TX(r+v), TW(r+v+2), then per column
- *   q = 0 .. b-1 (the unknown x[c+q]) TX(u), TC(q) with u = 2(r-q) - (i mod
- *   2) for q < r, 0 for q = r, c + r - q for q > r.
- * rk_tfill writes their third bytes, the active key's coefficients (L1,
- * X_KCO): at reset and after each install. Both loops run on public counts.
- */
-#define TG_C (V + A + 2)           /* layer 3's first variable */
-#define TG_H ((V - 2) / 2)
-void rk_terms(void) __naked
-{
-    __asm
-    _rk_tgen::
-        mov  P2, #(X_TERMS >> 8)
-        mov  r0, #0
-        ; layer 1: R5 the row's first column, R4 the column, R7 = j
-        mov  r5, #((V + 1) % A)
-        mov  r6, #A
-    tg_l1r:
-        mov  a, r5
-        mov  r4, a
-        mov  r7, #1
-    tg_l1t:
-        mov  a, r4
-        add  a, #TC(0)
-        mov  b, a
-        mov  a, r7
-        acall tg_put
-        inc  r4
-        cjne r4, #A, tg_l1c
-        mov  r4, #0
-    tg_l1c:
-        inc  r7
-        cjne r7, #V, tg_l1t
-        inc  r5
-        cjne r5, #A, tg_l1n
-        mov  r5, #0
-    tg_l1n:
-        djnz r6, tg_l1r
-        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu)
-        mov  dptr, #tg_mu
-        mov  r6, #4
-    tg_mr:
-        clr  a
-        movc a, @a+dptr
-        mov  r4, a
-        inc  dptr
-        clr  a
-        movc a, @a+dptr
-        mov  r5, a
-        inc  dptr
-        clr  a
-        movc a, @a+dptr
-        mov  r7, a
-        inc  dptr
-    tg_mt:
-        mov  a, r5
-        add  a, #TW(0)
-        mov  b, a
-        mov  a, r4
-        acall tg_put
-        inc  r4
-        dec  r5
-        djnz r7, tg_mt
-        djnz r6, tg_mr
-        ; layer 3: R5 = r, R4 = q, R6 = i mod 2
-        mov  r5, #0
-    tg_l3r:
-        mov  a, r5
-        add  a, #TW(V + 2)
-        mov  b, a
-        mov  a, r5
-        add  a, #V
-        acall tg_put
-        mov  a, r5
-        add  a, #TG_C
-        anl  a, #1
-        mov  r6, a
-        mov  r4, #0
-    tg_l3t:
-        mov  a, r4
-        add  a, #TC(0)
-        mov  b, a
-        mov  a, r5
-        clr  c
-        subb a, r4                ; r - q
-        jz   tg_l3u               ; q = r: u = 0
-        jnc  tg_l3lo
-        add  a, #TG_C             ; q > r: c + r - q
-        sjmp tg_l3u
-    tg_l3lo:
-        rl   a                    ; q < r: 2 (r - q) - (i mod 2)
-        clr  c
-        subb a, r6
-    tg_l3u:
-        acall tg_put
-        inc  r4
-        cjne r4, #B, tg_l3t
-        inc  r5
-        cjne r5, #B, tg_l3r
-        ret
-        ; one record at P2:R0: A = u, B = the second byte
-    tg_put:
-        add  a, #TX(0)
-        movx @r0, a
-        inc  r0
-        mov  a, b
-        movx @r0, a
-        inc  r0
-        inc  r0
-        cjne r0, #(3 * TREC_PP), tg_p1 ; the page's last record
-        mov  r0, #0
-        inc  P2
-    tg_p1:
-        ret
-    tg_mu:                        ; (u, w, count) of the four runs
-        .db  1, V - 2, TG_H, A, V + A - 1, V / 2
-        .db  2, V - 1, TG_H, A + 1, V + A, V / 2
-
-    _rk_tfill::
-        mov  dptr, #X_KCO
-        mov  P2, #(X_TERMS >> 8)
-        mov  r0, #2
-        mov  r7, #C
-    tf_t:
-        movx a, @dptr
-        inc  dptr
-        movx @r0, a
-        mov  a, r0
-        add  a, #3
-        mov  r0, a
-        jnc  tf_s                 ; the page's last record
-        mov  r0, #2
-        inc  P2
-    tf_s:
-        djnz r7, tf_t
-        ret
-    __endasm;
-}
-
-/*
- * SIGN after the counter (rom.c): the card's stream (chacha.c), x = h,
- * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
- * four, always), sigma = S3 x + s3 to X_RESP. Ends the command (rom.c
- * jumps here): the response length rm_la = n, or 6A80 when MAX_ATTEMPTS
- * attempts failed (the attempt counter in XDATA: internal RAM is the
- * scarce resource).
- */
-__xdata uint16_t rk_att;
-
-void sign_rom(void) __naked
-{
-    __asm
-        lcall _stream_init_card
-        mov  P2, #(X_CMD >> 8)
-        mov  r1, #(X_CMD & 0xFF)
-        mov  r0, #(_IA + IX_OFF)  ; x = h, in L1 form
-        mov  r7, #M
-        lcall _rk_l1in
-        mov  _rk_p0, #(X_Ks1 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
-        mov  _rk_p1, #(X_U & 0xFF)
-        mov  (_rk_p1 + 1), #(X_U >> 8)
-        mov  _k_rows, #M
-        setb F0
-        mov  dptr, #_K1_RUNS
-        lcall _matvec_rom
-        mov  dptr, #_rk_att
-        clr  a
-        movx @dptr, a
-        inc  dptr
-        movx @dptr, a
-    sr_att:
-        mov  r0, #(_IA + IX_OFF)  ; the vinegar, in L1 form
-        mov  _k_cnt, #V
-        lcall _stream_take_k
-        mov  _rk_ok, #1
-        mov  _rk_p0, #(X_TERMS & 0xFF)
-        mov  (_rk_p0 + 1), #(X_TERMS >> 8)
-        mov  _rk_lay, #0
-    sr_lay:
-        lcall _rk_build
-        mov  a, _k_dim
-        dec  a
-        jz   sr_one               ; public: rk_build solved a one-unknown layer
-        lcall RK_SOLVE
-    sr_one:
-        mov  a, _rk_lay
-        add  a, #3
-        mov  _rk_lay, a
-        cjne a, #12, sr_lay
-        mov  a, _rk_ok
-        jnz  sr_ok                ; declassified: the attempt succeeded
-        mov  dptr, #_rk_att
-        movx a, @dptr
-        add  a, #1
-        movx @dptr, a
-        mov  r2, a
-        inc  dptr
-        movx a, @dptr
-        addc a, #0
-        movx @dptr, a
-        cjne r2, #(MAX_ATTEMPTS & 0xFF), sr_att
-        cjne a, #(MAX_ATTEMPTS >> 8), sr_att
-        lcall _stream_wipe
-        ljmp _rm_sw_6a80
-    sr_ok:
-        mov  _rk_p0, #(X_Ks3 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks3 >> 8)
-        mov  _rk_p1, #(X_RESP & 0xFF)
-        mov  (_rk_p1 + 1), #(X_RESP >> 8)
-        mov  _k_rows, #N
-        clr  F0
-        mov  dptr, #_K3_RUNS
-        lcall _matvec_rom
-        mov  _rm_la, #N
-        ljmp _stream_wipe
-    __endasm;
-}

@@ -273,6 +273,31 @@ static uint8_t points_diff(void) __reentrant
     return d;
 }
 
+/* Points that tell nothing of S3, refused (6A80): x = 0 at a point, or
+ * the same x twice. The points are the terminal's data: public, so the
+ * early exits leak nothing. */
+static uint8_t points_degenerate(void) __reentrant
+{
+    __xdata uint8_t *q = XP(X_CMD);
+    uint8_t k, r, any;
+    for (k = 0; k < CARD_CHECK_POINTS(M, N); k++, q += 2 * N + M) {
+        any = 0;
+        for (r = 0; r < N; r++)
+            any |= q[r];
+        if (!any)
+            return 1;
+    }
+#if CARD_CHECK_POINTS(M, N) == 2
+    q = XP(X_CMD);
+    for (r = 0; r < N; r++)
+        if (q[r] != q[2 * N + M + r])
+            return 0;
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 /* COMMIT KEY: validate X_STAGE (every byte written: checked by the caller,
  * which has cleared the record of them) against the check points of the
  * command's data. */
@@ -282,7 +307,7 @@ uint16_t key_commit(void) __reentrant
     __xdata uint8_t *y = XP(X_RESP);
     pk_ready = 0;
     pk_cur = 0xFF;
-    d = points_diff();                      /* (before X_RESP is reused) */
+    d = points_diff() | points_degenerate(); /* (before X_RESP is reused) */
     load_aug(X_G3, X_STAGE + SK_S3, N, 0);
     ok = gauss(X_G3, N, 2 * N);
     lm_from_inverse(X_A3L, X_G3, N);

@@ -16,11 +16,13 @@
 #   the tries; a wrong first byte and a wrong last byte take the same cycles;
 # - SET PIN clears the record of PUT bytes (all sk bytes PUT, SET PIN,
 #   COMMIT: 6985);
-# - a key with a wrong S1 (S1[0][0] changed) sent by put-key with its own
-#   check points is committed and signs (a key of another public key: the
-#   card binds a key to the points it comes with; bind_checks of
-#   tests/card_lib.sh sends the intended key's), and its signature does
-#   not verify under the intended public key;
+# - a raw key with a wrong S1 (S1[0][0] changed): put-key --pk with the
+#   intended public key refuses it (exit 2, nothing sent), put-key without
+#   --pk refuses any raw key; sent with its own public key it is committed
+#   and signs (a key of another public key: the card binds a key to the
+#   points it comes with; bind_checks of tests/card_lib.sh sends the
+#   intended key's), and its signature does not verify under the intended
+#   public key;
 # - the tear test: GENERATE KEY, COMMIT KEY (PUT KEY + COMMIT) and SIGN's
 #   counter update cut at many instruction counts (tts-card --cut: the
 #   simulator stops there and the card's XDATA is saved; the next session
@@ -86,7 +88,7 @@ guard_family() {
     if [ $rom = 0 ] || [ -n "${TTS_CHECK_FULL:-}" ]; then
         args="" last=""
         for i in $(seq 0 40); do last=$(rnd 20); args="$args sign --digest $last"; done
-        "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kA" $args sign --digest "$last" > "$W/log" 2>&1
+        "$TTS_CARD" $F --pin "$W/pinA" put-key --pk "$W/pA" "$W/kA" $args sign --digest "$last" > "$W/log" 2>&1
         st=$?
         sign_checks "$W/log" 42; say $(( st | $? )) "$fam: 42 signatures equal the host's (tts_card_stream_key, counters 0..41) and verify"
         sigs "$W/log" | head -41 > "$W/s41"
@@ -100,7 +102,7 @@ guard_family() {
     # -- the PIN, across sessions
     E=$W/ee.$fam
     rm -f "$E"
-    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key "$W/kA" > "$W/log" 2>&1 || say 1 "$fam: put-key"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key --pk "$W/pA" "$W/kA" > "$W/log" 2>&1 || say 1 "$fam: put-key"
     D=$(rnd 20)
     "$TTS_CARD" $F --eeprom "$E" apdu "8040000014${D}00" > "$W/log" 2>&1
     [ "$(swn "$W/log" 1)" = 6982 ]; say $? "$fam: SIGN before VERIFY: 6982"
@@ -114,7 +116,7 @@ guard_family() {
     [ $? = 1 ] && grep -q 'card status 6983' "$W/log" && [ "$(swn "$W/log" 1)" = 6983 ]
     say $? "$fam: blocked: the right PIN gets 6983, and so does SIGN"
     rm -f "$E"
-    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key "$W/kA" > "$W/log" 2>&1
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$E" put-key --pk "$W/pA" "$W/kA" > "$W/log" 2>&1
     "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinW" verify > /dev/null 2>&1
     "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinY" verify > /dev/null 2>&1
     "$TTS_CARD" $F --eeprom "$E" --pin "$W/pinA" verify sign --digest "$D" > "$W/log" 2>&1
@@ -131,23 +133,38 @@ guard_family() {
     say $? "$fam: the tries were reset to 3; a wrong first byte and a wrong last byte: $c1 and $c2 cycles"
 
     # -- a key of another public key: S1[0][0] changed (S1 is free in a TTS
-    # key), sent by put-key with its own check points: committed and
-    # signing on every image, its signature not valid under the intended
-    # public key (docs/CARD.md, "A faulty key": with the intended key's
-    # points it is refused, tests/card_lib.sh's bind_checks)
+    # key: tts_sk_check accepts it). put-key with the intended public key
+    # (--pk) refuses it before the card runs (exit 2, the state file
+    # unchanged); without --pk a raw key is refused too; sent with its own
+    # public key (a key of another public key, which replaces the key) it
+    # is committed and signs on every image, its signature not valid under
+    # the intended public key (docs/CARD.md, "A faulty key": with the
+    # intended key's points it is refused, tests/card_lib.sh's bind_checks)
     "$HELPER" corrupt 20,28 "$W/kA" "$W/kS1" S1 || exit 99
-    "$TTS_CARD" $F --pin "$W/pinA" put-key "$W/kS1" sign --digest "$D" > "$W/log" 2>&1
+    "$HELPER" pk 20,28 "$W/kS1" "$W/pS1" || exit 99
+    rm -f "$W/Ek" && cp "$E" "$W/Ek.orig" && cp "$E" "$W/Ek"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/Ek" info put-key --pk "$W/pA" "$W/kS1" > "$W/log" 2>&1
+    st=$?
+    [ $st = 2 ] && grep -q "differs from --pk" "$W/log" && ! grep -q '^info:\|^put-key' "$W/log" &&
+        cmp -s "$W/Ek" "$W/Ek.orig"
+    say $? "$fam: put-key --pk of a raw key with S1[0][0] changed: refused, exit 2, nothing sent (got $st)"
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/Ek" info put-key "$W/kA" > "$W/log" 2>&1
+    st=$?
+    [ $st = 2 ] && grep -q "give the public key it must have with --pk" "$W/log" &&
+        ! grep -q '^info:\|^put-key' "$W/log" && cmp -s "$W/Ek" "$W/Ek.orig"
+    say $? "$fam: put-key of a raw key without --pk: refused, exit 2, nothing sent (got $st)"
+    "$TTS_CARD" $F --pin "$W/pinA" put-key --pk "$W/pS1" "$W/kS1" sign --digest "$D" > "$W/log" 2>&1
     st=$?
     s=$(sigs "$W/log")
     [ $st = 0 ] && grep -q 'put-key: committed' "$W/log" && [ -n "$s" ] &&
         ! "$HELPER" verify 20,28 "$W/pA" "$D" "$s"
-    say $? "$fam: a key with a wrong S1[0][0] is committed and signs; its signature does not verify under the intended public key"
+    say $? "$fam: that key with its own public key is committed and signs; its signature does not verify under the intended public key"
 
     # -- the tear test (make check: on the 256-byte image only, whose
     # sessions are the quicker; make check-full: both)
     [ $fam = 8051 ] && [ -z "${TTS_CHECK_FULL:-}" ] && return 0
     rm -f "$W/E0"
-    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/E0" put-key "$W/kA" sign --digest "$D" > "$W/log" 2>&1 ||
+    "$TTS_CARD" $F --pin "$W/pinA" --eeprom "$W/E0" put-key --pk "$W/pA" "$W/kA" sign --digest "$D" > "$W/log" 2>&1 ||
         say 1 "$fam: tear test: key A"
     # the attacker's staging: a session without any PIN PUTs every byte
     # of the key (arbitrary bytes) and commits nothing; key A still signs
@@ -286,14 +303,14 @@ guard_family() {
     # COMMIT, the same journal and the same attack)
     [ $rom = 0 ] && [ -n "${TTS_CHECK_FULL:-}" ] &&
         tear "GENERATE-KEY" 0x301 2 --pin "$W/pinB" genkey --seed "$W/sB"
-    tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key "$W/kB"
+    tear "COMMIT-KEY" 0x301 2 --pin "$W/pinB" put-key --pk "$W/pB" "$W/kB"
     # --cut is exact: after x1 - 1 instructions (x1 counts the journal
     # flag's first write) the flag is not written and key A stays; after x1
     # it is, and the reset installs key B (both by their PINs)
     got=""
     for c in $((x1 - 1)) $x1; do
         cp "$W/E0" "$W/Ec"
-        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" put-key "$W/kB" > "$W/c.log" 2>&1
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" put-key --pk "$W/pB" "$W/kB" > "$W/c.log" 2>&1
         n=$(sed -n 's/^instructions: //p' "$W/c.log")
         k=-
         "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify > /dev/null 2>&1 && k=A
@@ -302,6 +319,40 @@ guard_family() {
     done
     [ "$got" = "0:A 0:-B " ]
     say $? "$fam: --cut is exact: cut after $((x1 - 1)) and $x1 instructions (the journal flag's first write the $x1-th): instructions past the cut and the key after it: $got"
+    # a cut after COMMIT KEY installed key B, before its answer (x2 + 1:
+    # the journal flag cleared), and one before the journal (x1 - 1: key A
+    # stays): the state file keeps the staged key, and the next session
+    # settles which key took (the first segment of the card's public key,
+    # on the ROM images its first signature) and signs under it, exit 0;
+    # the session after it needs no settling
+    settle_check() { # CUT KEY VERDICT [SUBCOMMAND...]: by default put-key of key B
+        c=$1 k=$2 v=$3
+        shift 3
+        [ $# = 0 ] && set -- put-key --pk "$W/pB" "$W/kB"
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" "$@" > "$W/c.log" 2>&1
+        grep -q '^cut: a key install before its answer' "$W/c.log" || return 1
+        set -- "$c" "$k" "$v"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
+            sign_checks "$W/c.log" 1 && grep -q "^settle: .* $3" "$W/c.log" &&
+            "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pin$2" sign --digest "$D2" > "$W/c.log" 2>&1 &&
+            sign_checks "$W/c.log" 1 && ! grep -q '^settle' "$W/c.log"
+    }
+    settle_check $((x2 + 1)) B "took: the card holds the new key"
+    say $? "$fam: COMMIT KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
+    settle_check $((x1 - 1)) A "did not take: the card holds its old key"
+    say $? "$fam: COMMIT KEY cut before its journal: the next session settles it (key A stays) and signs under key A, exit 0"
+    # GENERATE KEY (not on the ROM family) cut after its journal, before
+    # its answer: settled by the first segment of the card's public key
+    if [ $rom = 0 ]; then
+        cp "$W/E0" "$W/Ec"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --watch 0x301:2 --pin "$W/pinB" genkey --seed "$W/sB" \
+            > "$W/w.log" 2>&1
+        g2=$(sed -n 's/^watch: write 2 .* after \([0-9]*\) .*/\1/p' "$W/w.log")
+        [ -n "$g2" ] && settle_check $((g2 + 1)) B "took: the card holds the new key" \
+            genkey --seed "$W/sB"
+        say $? "$fam: GENERATE KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
+    fi
     # SIGN: counter 1 on E0; after any cut 1 or 2, with key A
     tear "SIGN-counter" 0x303 1 --pin "$W/pinA" sign --digest "$D"
     [ "$(sort -u "$W/tear.SIGN-counter" | tr '\n' ' ')" = "A 1 A 2 " ]

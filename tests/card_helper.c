@@ -6,6 +6,7 @@
  *       entry INDEX of a KAT file: the 32 bytes its DRBG gives
  *       crypto_sign_keypair (the card's seed), and the KAT's pk and sk
  *   card_helper keygen PARAMS SEED SK PK     tts_keypair_from_seed
+ *   card_helper pk PARAMS SK PK     the public key of SK (tts_pk_from_sk)
  *   card_helper corrupt PARAMS SKIN SKOUT singular1|singular3|s1|s3|S1|sparse|affine0|coef
  *       a malformed key: S1 or S3 made singular (row 1 = row 0), or s1 or
  *       s3 changed; or S1, a well-formed key of another public key: S1[0][0]
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
     if (sodium_init() < 0)
         return fail("libsodium");
     if (argc < 2)
-        return fail("usage: kat|keygen|corrupt|points|sign|signwith|verify|rank|keycheck ...");
+        return fail("usage: kat|keygen|pk|corrupt|points|sign|signwith|verify|rank|keycheck ...");
     if (!strcmp(argv[1], "kat"))
         return kat(argc, argv);
     if (!strcmp(argv[1], "keycheck"))
@@ -291,6 +292,12 @@ int main(int argc, char **argv)
             return fail("seed: need 32 bytes");
         if (tts_keypair_from_seed(p, pk, sk, seed) || put(argv[4], sk, skb) || put(argv[5], pk, pkb))
             return fail("keygen failed");
+        return 0;
+    }
+    if (!strcmp(argv[1], "pk") && argc == 5) {
+        if (get(argv[3], sk, skb) != (long)skb || tts_pk_from_sk(p, pk, sk) != TTS_OK ||
+            put(argv[4], pk, pkb))
+            return fail("pk PARAMS SK PK: the library refuses the key");
         return 0;
     }
     if (!strcmp(argv[1], "corrupt") && argc == 6) {
@@ -387,5 +394,5 @@ int main(int argc, char **argv)
             return fail("verify PARAMS PK DIGESTHEX SIGHEX");
         return tts_verify_digest(p, sig, dg, pk) == TTS_OK ? 0 : 1;
     }
-    return fail("usage: kat|keygen|corrupt|points|sign|signwith|verify|rank|keycheck ...");
+    return fail("usage: kat|keygen|pk|corrupt|points|sign|signwith|verify|rank|keycheck ...");
 }

@@ -74,10 +74,17 @@ ct_cycles() {
             done
             _ct_args="$_ct_args sign --digest $_ct_d"
         done
-        "$TTS_CARD" $1 --report put-key "$W/tsk" $_ct_args 2>&1 |
+        "$TTS_CARD" $1 --report put-key $(withpk "$W/tsk") $_ct_args 2>&1 |
             sed -n 's/^report: sign *\([0-9]*\) cycles.*/\1/p' | tr '\n' ' '
         _ct_i=$((_ct_i + 1))
     done
+}
+# withpk SK: the put-key arguments "--pk PK SK" for the raw key file SK of
+# the set $cset (by default 20,28), PK its own public key (SK.pub, from
+# card_helper pk: tts-card takes a raw key only with the public key meant)
+withpk() {
+    "$HELPER" pk "${cset:-20,28}" "$1" "$1.pub" || return 1
+    printf -- '--pk %s %s' "$1.pub" "$1"
 }
 # put_apdus SK: "apdu HEX" arguments that PUT the whole key file SK (255
 # bytes a command)
@@ -93,10 +100,11 @@ put_apdus() {
 # commit_apdu SK [FLIP]: "apdu HEX", COMMIT KEY with the check points of
 # key file SK of the set $cset (M,N; by default 20,28) (card_helper
 # points, tools/cardbind.c; x from rnd); FLIP: that byte of its data
-# changed (a wrong point)
+# changed (a wrong point); CA_X in the environment: the x values (hex of 2n
+# bytes) instead of random ones
 commit_apdu() {
     _ca_s=${cset:-20,28}
-    _ca_d=$("$HELPER" points "$_ca_s" "$1" "$(rnd $((2 * ${_ca_s#*,})))" ${2:-}) ||
+    _ca_d=$("$HELPER" points "$_ca_s" "$1" "${CA_X:-$(rnd $((2 * ${_ca_s#*,})))}" ${2:-}) ||
         _ca_d=NOPOINTS # (no hex: tts-card refuses the command, the test fails)
     printf 'apdu 80240000%02X%s00 ' $((${#_ca_d} / 2)) "$_ca_d"
 }
@@ -110,6 +118,10 @@ install_apdus() {
     put_apdus "$1"
     commit_apdu "${2:-$1}" ${3:-}
 }
+# install_x SK XHEX: install_apdus SK with the points' x values XHEX
+install_x() {
+    CA_X=$2 install_apdus "$1"
+}
 # bind_checks LABEL: COMMIT KEY's binding of a key to its public key
 # (docs/CARD.md, "A faulty key"), on the card of $P with the key $sk of
 # the set $cset and digest $D, in one session after put-key $sk: keys
@@ -118,7 +130,9 @@ install_apdus() {
 # another public key), s1 changed, s3 changed, the first central coefficient changed
 # (meant: $sk with s1 = s3 = 0, so c3 = 0 and the changed key is well
 # formed too), S1 singular, S3 singular; the key meant with one byte of a
-# point's w, then of its y changed (6A80); a COMMIT without points (Lc 0:
+# point's w, then of its y changed (6A80), with the first point's x = 0
+# and with the same x at both points, each point consistent with the key
+# (degenerate points: 6A80); a COMMIT without points (Lc 0:
 # 6700); the old key then signs; the key meant with its points is
 # committed (9000) and signs.
 bind_checks() {
@@ -128,18 +142,21 @@ bind_checks() {
     done
     "$HELPER" corrupt "$_bc_s" "$W/baffine0" "$W/bcoef" coef || exit 99
     _bc_n=${_bc_s#*,}
-    "$TTS_CARD" $P put-key "$sk" $(install_apdus "$W/bS1" "$sk") $(install_apdus "$W/bs1" "$sk") \
+    _bc_x=$(rnd $_bc_n)
+    "$TTS_CARD" $P put-key $(withpk "$sk") $(install_apdus "$W/bS1" "$sk") $(install_apdus "$W/bs1" "$sk") \
         $(install_apdus "$W/bs3" "$sk") \
         $(install_apdus "$W/bcoef" "$W/baffine0") $(install_apdus "$W/bsingular1" "$sk") \
         $(install_apdus "$W/bsingular3" "$sk") $(install_apdus "$sk" "$sk" $_bc_n) \
         $(install_apdus "$sk" "$sk" $((2 * _bc_n))) \
+        $(install_x "$sk" "$(printf '%0*d' $((2 * _bc_n)) 0)$(rnd $_bc_n)") \
+        $(install_x "$sk" "$_bc_x$_bc_x") \
         apdu "8026000004$(printf '%s' "$(cat "$W/pin")" | hex)00" $(put_apdus "$sk") apdu 802400000000 \
         sign --digest "$D" $(install_apdus "$W/baffine0") sign --digest "$D" > "$W/log" 2>&1
     _bc_st=$?
     _bc_c=$(grep '^apdu:' "$W/log" | awk '$NF != "9000" {print $NF}' | tr '\n' ' ')
-    [ $_bc_st = 1 ] && [ "$_bc_c" = "6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6700 " ] &&
+    [ $_bc_st = 1 ] && [ "$_bc_c" = "6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6A80 6700 " ] &&
         [ "$(grep '^apdu:' "$W/log" | tail -n 1)" = "apdu: 00 9000" ] && sign_checks "$W/log" 2
-    say $? "$1COMMIT KEY with the points of the key meant refuses keys with S1, s1, s3, a coefficient changed, S1 or S3 singular (6A80), the right key with a wrong point (6A80), no points (6700); the old key signs; the right key and points: committed, signs (got: $_bc_c)"
+    say $? "$1COMMIT KEY with the points of the key meant refuses keys with S1, s1, s3, a coefficient changed, S1 or S3 singular (6A80), the right key with a wrong point (6A80), with x = 0 at the first point (6A80), with the same x at both points (6A80), no points (6700); the old key signs; the right key and points: committed, signs (got: $_bc_c)"
 }
 # status_checks LABEL: every status word of docs/CARD.md in order, the key
 # still signing after each error, 6985 without a key, keys with a singular
@@ -155,7 +172,7 @@ bind_checks() {
 # VERIFY; then a COMMIT without a staged PIN (6985) and a SIGN of the
 # unverified session (6982).
 status_checks() {
-    "$TTS_CARD" $P put-key "$sk" \
+    "$TTS_CARD" $P put-key $(withpk "$sk") \
         apdu 001000000000 apdu 809900000000 apdu 801000010000 apdu 8010000001AA00 \
         apdu 801200010000 apdu 802000000000 apdu 8020000001AA00 \
         apdu 8022057602AAAA00 apdu 8022057701AA00 apdu 802200000000 \
@@ -172,7 +189,7 @@ status_checks() {
     sign_checks "$W/log" 1; say $? "$1after every error the key still signs correctly"
     "$TTS_CARD" $P apdu 8040000014$(rnd 20)00 apdu 803000000000 apdu 00200000043132333400 > "$W/log" 2>&1
     [ "$(grep -c ' 6985$' "$W/log")" -eq 3 ]; say $? "$16985 without an active key (SIGN, GET PK SEGMENT, VERIFY)"
-    "$TTS_CARD" $P put-key "$sk" $(put_apdus "$sk") $(commit_apdu "$sk") sign --digest "$D" > "$W/log" 2>&1
+    "$TTS_CARD" $P put-key $(withpk "$sk") $(put_apdus "$sk") $(commit_apdu "$sk") sign --digest "$D" > "$W/log" 2>&1
     [ "$(grep '^apdu:' "$W/log" | awk '{print $NF}' | tr '\n' ' ')" = "9000 9000 9000 9000 9000 9000 6985 " ] &&
         sign_checks "$W/log" 1
     say $? "$1a complete PUT KEY without a new SET PIN: COMMIT 6985, the old key still signs"

@@ -21,6 +21,19 @@ status_checks ""
 grep -q '^apdu: 00 6A86$' "$W/log" && grep -q '^apdu: 00 9000$' "$W/log" && grep -q '^apdu: 00 6985$' "$W/log"
 say $? "PUT KEY: offset past the end 6A86, last byte 9000, COMMIT of an incomplete key 6985"
 
+# -- apdu, the raw channel: a SIGN's signature printed as the card gave it,
+# then the host's verdict on it (the card's key as the host knows it)
+want=$("$HELPER" sign 20,28 "$sk" "$D" 0 | cut -d' ' -f1)
+"$TTS_CARD" $P put-key $(withpk "$sk") verify apdu "8040000014${D}00" > "$W/log" 2>&1
+st=$?
+[ $st = 0 ] && grep -q "^apdu: 1C $want 9000\$" "$W/log" &&
+    grep -q '^apdu-sign: verifies under the host.s key' "$W/log"
+say $? "apdu SIGN: the host's signature for counter 0, and the line apdu-sign: verifies (exit $st)"
+"$TTS_CARD" $P --eeprom "$W/ee.un" apdu "8026000004$(printf 2468 | hex)00" $(put_apdus "$sk") \
+    $(commit_apdu "$sk") verify apdu "8040000014${D}00" > "$W/log" 2>&1
+grep -q '^apdu: 1C [0-9A-F]* 9000$' "$W/log" && grep -q '^apdu-sign: verifies' "$W/log"
+say $? "apdu SIGN after an install by raw APDUs: the host tracks the key, apdu-sign: verifies"
+
 # -- --eeprom: a key generated in one invocation signs in the next
 rm -f "$W/ee"
 "$HELPER" kat "$KAT/PQCsignKAT_tts-20-28.rsp" 3 "$W/seed3" "$W/kpk3" "$W/ksk3"
@@ -47,6 +60,11 @@ if [ -x "$TTS_TOOL" ]; then
     "$TTS_CARD" $P put-key "$W/tk.sec" sign --digest "$D" \
         put-key "$W/ta.sec" sign --digest "$D" > "$W/log" 2>&1
     st=$?; sign_checks "$W/log" 2; say $(( st | $? )) "put-key accepts tts secret-key files, binary and armored"
+    "$TTS_CARD" $P put-key --pk "$W/ta.pub" "$W/tk.sec" sign --digest "$D" > "$W/log" 2>&1
+    st=$?; sign_checks "$W/log" 1; say $(( st | $? )) "put-key --pk of an armored public-key file with its binary secret-key file"
+    "$TTS_CARD" $P put-key --pk "$W/p" "$W/tk.sec" > "$W/log" 2>&1
+    [ $? = 2 ] && grep -q 'differs from --pk' "$W/log" && ! grep -q '^put-key' "$W/log"
+    say $? "put-key --pk of another public key than the key file's: exit 2, nothing sent"
     "$TTS_TOOL" keygen --params 16,22 --seed "$W/seed3" -o "$W/t16" > /dev/null 2>&1
     "$TTS_CARD" $P put-key "$W/t16.sec" > "$W/log" 2>&1
     [ $? = 2 ] && grep -q "TTS(16,22)" "$W/log"; say $? "put-key of a key of another set: exit 2, names the set"
@@ -125,13 +143,13 @@ fi
 if [ -f "$CARD_DIR/tts-20-28-c.ihx" ]; then
     args=""
     for i in 1 2 3; do args="$args sign --digest $(rnd 20)"; done
-    "$TTS_CARD" $P put-key "$sk" $args > "$W/a.log" 2>&1
-    "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-c.ihx" put-key "$sk" $args > "$W/c.log" 2>&1
+    "$TTS_CARD" $P put-key $(withpk "$sk") $args > "$W/a.log" 2>&1
+    "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-c.ihx" put-key $(withpk "$sk") $args > "$W/c.log" 2>&1
     sign_checks "$W/a.log" 3 && sign_checks "$W/c.log" 3 &&
         [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/c.log")" ]
     say $? "assembly kernels and their C twins give the same signatures"
     if [ -f "$CARD_DIR/tts-20-28-loop.ihx" ]; then
-        "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-loop.ihx" put-key "$sk" $args > "$W/l.log" 2>&1
+        "$TTS_CARD" $P --image "$CARD_DIR/tts-20-28-loop.ihx" put-key $(withpk "$sk") $args > "$W/l.log" 2>&1
         sign_checks "$W/l.log" 3 && [ "$(grep '^sig:' "$W/a.log")" = "$(grep '^sig:' "$W/l.log")" ]
         say $? "the looped signing matvec (-DCARD_MV_LOOP) gives the same signatures"
     fi

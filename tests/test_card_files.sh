@@ -76,39 +76,44 @@ say $? "... a session that waits says why"
 # -- a corrupted state file ---------------------------------------------------
 skb=$(wc -c < "$W/ksk")
 fresh_card "$W/ee"
-dd if="$W/ee" of="$W/host.sk" bs=1 skip=11 count="$skb" 2>/dev/null
+dd if="$W/ee" of="$W/host.sk" bs=1 skip=12 count="$skb" 2>/dev/null
 "$HELPER" corrupt 20,28 "$W/host.sk" "$W/host.bad" s1 || exit 99
 cp "$W/ee" "$W/bad.ee" &&
-    dd if="$W/host.bad" of="$W/bad.ee" bs=1 seek=11 conv=notrunc 2>/dev/null
+    dd if="$W/host.bad" of="$W/bad.ee" bs=1 seek=12 conv=notrunc 2>/dev/null
 cp "$W/bad.ee" "$W/bad.orig"
 "$TTS_CARD" $P --pin "$W/pin.2468" --eeprom "$W/bad.ee" sign --digest "$D" > "$W/out" 2>&1
 st=$?
 [ $st = 2 ] && grep -q 'corrupted' "$W/out" && ! grep -q '^sig:' "$W/out" &&
     cmp -s "$W/bad.ee" "$W/bad.orig"
 say $? "a state file whose host copy of the key is malformed: refused as corrupted, exit 2 (exit $st)"
-cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=$((11 + skb)) conv=notrunc 2>/dev/null
+cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=$((12 + skb)) conv=notrunc 2>/dev/null
 "$TTS_CARD" $P --eeprom "$W/flag.ee" info > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'corrupted' "$W/out"
 say $? "a state file with a staging flag out of range: refused as corrupted"
+cp "$W/ee" "$W/flag.ee" && printf '\002' | dd of="$W/flag.ee" bs=1 seek=11 conv=notrunc 2>/dev/null
+"$TTS_CARD" $P --eeprom "$W/flag.ee" info > "$W/out" 2>&1
+[ $? = 2 ] && grep -q 'corrupted' "$W/out"
+say $? "a state file with its pending-install flag out of range: refused as corrupted"
 
 # -- --digest is hex, --digest-file is a file ------------------------------------
 echo "not a digest" > "$W/$D"
 tc=$(cd "$(dirname "$TTS_CARD")" && pwd)/tts-card
 id=$(cd "$TTS_CARD_DIR" && pwd)
-(cd "$W" && TTS_CARD_DIR=$id "$tc" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D") \
+kargs=$(withpk "$W/ksk")
+(cd "$W" && TTS_CARD_DIR=$id "$tc" $P --pin "$W/pin.2468" put-key $kargs sign --digest "$D") \
     > "$W/out" 2>&1
 [ $? = 0 ] && sign_checks "$W/out" 1
 say $? "sign --digest HEX signs the hex even when a file of that name exists"
 unhex "$D" > "$W/d.bin"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest-file "$W/d.bin" > "$W/out" 2>&1
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest-file "$W/d.bin" > "$W/out" 2>&1
 [ $? = 0 ] && sign_checks "$W/out" 1
 say $? "sign --digest-file FILE reads the digest from the file"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$W/d.bin" > "$W/out" 2>&1
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$W/d.bin" > "$W/out" 2>&1
 [ $? = 2 ] && grep -q -- '--digest-file' "$W/out"
 say $? "sign --digest FILE: refused, pointing to --digest-file"
 
 # -- -o -: the object alone on standard output -----------------------------------
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o - \
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o - \
     > "$W/so" 2> "$W/se"
 [ $? = 0 ] && [ "$(wc -c < "$W/so")" = 36 ] && [ "$(head -c 4 "$W/so")" = TTSG ] &&
     grep -q '^sig:' "$W/se" && sign_checks "$W/se" 1
@@ -117,7 +122,7 @@ say $? "sign -o -: the signature file alone on standard output, the report on st
     > "$W/po" 2> "$W/pe"
 [ $? = 0 ] && [ "$(wc -c < "$W/po")" = 8688 ] && grep -q '^export-pk:' "$W/pe"
 say $? "export-pk -o -: the public key alone on standard output"
-"$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o - sign --digest "$D" -o - \
+"$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o - sign --digest "$D" -o - \
     > /dev/null 2> "$W/err"
 [ $? = 2 ] && grep -q 'one output at most' "$W/err"
 say $? "two objects to standard output: refused"
@@ -178,7 +183,7 @@ PY
 }
 export W
 if python3 -c 'import os, pty, termios; os.waitstatus_to_exitcode' 2>/dev/null; then
-    tty_run "$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" sign --digest "$D" -o -
+    tty_run "$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") sign --digest "$D" -o -
     st=$?
     [ $st = 2 ] && grep -q 'terminal' "$W/tty.out"
     say $? "sign -o - on a terminal: refused (exit $st)"
@@ -213,12 +218,18 @@ for a in "\$@"; do case \$a in *in=*) req=\${a#*in=}; req=\${req%%,*} ;; esac; d
 kill -9 \$\$
 EOF
 chmod 755 "$W/k9"
-TTS_S51="$W/k9" "$TTS_CARD" $P --pin "$W/pin.2468" put-key "$W/ksk" > "$W/out" 2>&1
+TTS_S51="$W/k9" "$TTS_CARD" $P --pin "$W/pin.2468" put-key $(withpk "$W/ksk") > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'killed by signal 9' "$W/out" && ! grep -q 'CPU time;' "$W/out"
 say $? "a simulator killed from outside: reported as killed, not as the CPU budget"
 TTS_CARD_TIMEOUT=2 "$TTS_CARD" $P --watch 0x7000:2 info > "$W/out" 2>&1
 [ $? = 2 ] && grep -q 'did not write XDATA 0x7000 2 times' "$W/out"
 say $? "--watch of an address the card never writes: said so"
+# (a wrong PIN's VERIFY writes the tries once; two asked: the one seen said)
+fresh_card "$W/ee"
+TTS_CARD_TIMEOUT=2 "$TTS_CARD" $P --eeprom "$W/ee" --pin "$W/pin.1111" --watch 0x302:2 verify \
+    > "$W/out" 2>&1
+[ $? = 2 ] && grep -q 'did not write XDATA 0x0302 2 times.* it saw 1: write 1 after [0-9]* instructions$' "$W/out"
+say $? "--watch ADDR:2 with one write: the write it saw, with its instruction count"
 
 echo "1..$t"
 exit $fail

@@ -39,6 +39,11 @@ void card_init(card_batch *b, const char *image, const char *cpu, double mhz)
 
 void card_free(card_batch *b)
 {
+    /* the commands hold the PIN and PUT KEY's bytes of the secret key */
+    if (b->cmd)
+        wipe(b->cmd, b->cap * sizeof *b->cmd);
+    if (b->resp)
+        wipe(b->resp, b->nresp * sizeof *b->resp);
     free(b->cmd);
     free(b->resp);
     b->cmd = NULL;
@@ -50,10 +55,16 @@ static card_apdu *grow(card_batch *b)
 {
     if (b->ncmd == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 64;
-        card_apdu *c = realloc(b->cmd, cap * sizeof *c);
+        /* (no realloc: the old block, which may hold key bytes, is wiped) */
+        card_apdu *c = malloc(cap * sizeof *c);
         if (!c) {
             fprintf(stderr, "tts-card: out of memory\n");
             exit(2);
+        }
+        if (b->cmd) {
+            memcpy(c, b->cmd, b->cap * sizeof *c);
+            wipe(b->cmd, b->cap * sizeof *c);
+            free(b->cmd);
         }
         b->cmd = c;
         b->cap = cap;
@@ -466,7 +477,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     for (int i = 0; i < 128; i++)
         hi[i] = -1;
     size_t xram_got = 0;
-    int nstate = 0;
+    int nhit = 0, hit = 0; /* the watch events seen */
     b->insts = 0;
     if (o) {
         char line[512];
@@ -486,11 +497,15 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
             }
             if (sscanf(line, "Simulated %llu ticks", &t) == 1)
                 *ticks = t;
+            /* a stop at the watched address ("Event `write' at xram[...]"),
+             * and not at the card's own end, is a hit */
+            if (strncmp(line, "Event `", 7) == 0)
+                hit = 1;
             const char *ins = strstr(line, "Inst= ");
             if (ins && sscanf(ins, "Inst= %llu", &t) == 1) {
-                if (nstate < b->watch_hits && nstate < 8)
-                    b->watch_at[nstate] = t;
-                nstate++;
+                if (hit && nhit < b->watch_hits && nhit < 8)
+                    b->watch_at[nhit++] = t;
+                hit = 0;
                 b->insts = t;
             }
             /* (internal RAM lines have 2-digit addresses and a run of
@@ -519,12 +534,16 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         int sig = WTERMSIG(st);
         int budget = sig == SIGXCPU || (sig == SIGKILL && b->timeout > 0 &&
                                          cpu >= (double)b->timeout);
-        if (budget && b->watch && nstate < b->watch_hits)
+        if (budget && b->watch && nhit < b->watch_hits) {
             fprintf(stderr, "tts-card: --watch: the card did not %s XDATA 0x%04X %d time%s "
                     "before it stopped (the simulator then ran on until its CPU budget, "
-                    "%ld s)\n", b->watch_read ? "read" : "write", b->watch - 1,
-                    b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout);
-        else if (budget)
+                    "%ld s); it saw %d:", b->watch_read ? "read" : "write", b->watch - 1,
+                    b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout, nhit);
+            for (int h = 0; h < nhit; h++)
+                fprintf(stderr, "%s %s %d after %llu instructions", h ? ";" : "",
+                        b->watch_read ? "read" : "write", h + 1, b->watch_at[h]);
+            fprintf(stderr, "%s\n", nhit ? "" : " no access");
+        } else if (budget)
             fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; "
                     "stopped\n", b->timeout);
         else
@@ -588,6 +607,8 @@ static int run_k(card_batch *b, size_t k, int parse)
     b->timeout = saved;
     FILE *f = NULL;
     if (rc == 0 && parse) {
+        if (b->resp)
+            wipe(b->resp, b->nresp * sizeof *b->resp);
         free(b->resp);
         b->resp = calloc(k + 1, sizeof *b->resp);
         b->nresp = 0;
@@ -744,4 +765,84 @@ int card_check_ihex(const uint8_t *buf, size_t len, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int card_parse_watch(const char *arg, unsigned *watch, int *hits, int *read)
+{
+    char *e;
+    unsigned long a = strtoul(arg, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
+    *read = !strcmp(e, ":r");
+    if ((*e && !*read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
+        return -1;
+    *watch = (unsigned)a + 1;
+    *hits = (int)k;
+    return 0;
+}
+
+int card_parse_cut(const char *arg, unsigned long long *cut)
+{
+    char *e;
+    errno = 0;
+    *cut = strtoull(arg, &e, 10);
+    /* (strtoull takes "-5" as a huge count: digits only) */
+    return *e || !*cut || arg[0] < '0' || arg[0] > '9' || errno == ERANGE ? -1 : 0;
+}
+
+int card_check_answers(const card_batch *b, size_t first, size_t count, size_t prof,
+                       unsigned m, unsigned n, const char *name, int any_sw)
+{
+    for (size_t k = first; k < first + count && !any_sw; k++)
+        if (b->resp[k].sw != CARD_SW_OK) {
+            fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", name, b->resp[k].sw,
+                    card_sw_name(b->resp[k].sw));
+            return 1;
+        }
+    /* an answer of the wrong length is refused, whatever its status */
+    for (size_t k = first; k <= first + count; k++) {
+        size_t kk = k < first + count ? k : prof;
+        if (kk == (size_t)-1 || b->cmd[kk].raw_len >= 0 || b->resp[kk].sw != CARD_SW_OK)
+            continue;
+        int want = card_answer_len(&b->cmd[kk], m, n);
+        if (want >= 0 && b->resp[kk].len != want) {
+            fprintf(stderr, "tts-card: %s: the card answered %u bytes to INS %02X, expected "
+                    "%d\n", name, b->resp[kk].len, b->cmd[kk].ins, want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int card_assemble_pk(const card_batch *b, size_t first, size_t count, unsigned m,
+                     unsigned segk, size_t pkb, uint8_t *pk)
+{
+    size_t got = 0;
+    for (size_t k = first; k < first + count && got < pkb; k++) {
+        if (b->cmd[k].ins != CARD_GET_PK_SEGMENT)
+            continue;
+        size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
+        if (b->resp[k].len != want) {
+            fprintf(stderr, "tts-card: segment %zu: %u bytes, expected %zu\n", k - first,
+                    b->resp[k].len, want);
+            return 1;
+        }
+        memcpy(pk + got, b->resp[k].data, want);
+        got += want;
+    }
+    return got == pkb ? 0 : 1;
+}
+
+void card_print_watch(FILE *rep, const card_batch *b)
+{
+    for (int h = 0; b->watch && h < b->watch_hits; h++)
+        fprintf(rep, "watch: %s %d %s 0x%04X after %llu instructions\n",
+                b->watch_read ? "read" : "write", h + 1, b->watch_read ? "of" : "to",
+                b->watch - 1, b->watch_at[h]);
+    if (b->watch || b->cut)
+        fprintf(rep, "instructions: %llu\n", b->insts);
+}
+
+void card_print_hex(FILE *f, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02X", b[i]);
 }

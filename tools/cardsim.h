@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "protocol.h" /* 8051/protocol.h: CLA, INS, status words */
 
@@ -85,6 +86,29 @@ int card_answer_len(const card_apdu *a, unsigned m, unsigned n);
 int card_check_ihex(const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* Clocks per machine cycle of a ucsim CPU type: 12 (8032/8051), 4 (DS320). */
 int card_clocks_per_cycle(const char *cpu);
+/* tts-card's --watch ADDR:K[:r] (into watch = ADDR + 1, hits, read) and
+ * --cut N (digits only, N >= 1): 0, or -1 if malformed. */
+int card_parse_watch(const char *arg, unsigned *watch, int *hits, int *read);
+int card_parse_cut(const char *arg, unsigned long long *cut);
+
+/* n bytes as upper-case hex. */
+void card_print_hex(FILE *f, const uint8_t *b, size_t n);
+
+/* tts-card's lines for --watch (the instruction count at each access) and
+ * --cut (the count reached), after a run. */
+void card_print_watch(FILE *rep, const card_batch *b);
+
+/* The answers of commands first .. first + count of a run batch (and of
+ * prof, the GET PROFILE after them, unless (size_t)-1): 0, or 1 with the
+ * first fault said (name: the subcommand): a status other than 9000
+ * (unless any_sw) or an answer of the wrong length. */
+int card_check_answers(const card_batch *b, size_t first, size_t count, size_t prof,
+                       unsigned m, unsigned n, const char *name, int any_sw);
+/* The public key (pkb bytes) from the GET PK SEGMENT answers among the
+ * commands first .. first + count (segments of segk monomials): 0, or 1
+ * with the fault said. */
+int card_assemble_pk(const card_batch *b, size_t first, size_t count, unsigned m,
+                     unsigned segk, size_t pkb, uint8_t *pk);
 const char *card_sw_name(uint16_t sw);
 
 #endif

@@ -16,8 +16,10 @@
 
 #include <sodium.h>
 
-#define MAGIC "TTSCARD2"
-#define HEAD 11 /* magic, m, n, active */
+#define MAGIC "TTSCARD3"
+#define MAGIC2 "TTSCARD2" /* no pending install: HEAD2, three key areas */
+#define HEAD 12  /* magic, m, n, active, pending */
+#define HEAD2 11
 
 int card_state_init(card_state *s, const tts_params *p)
 {
@@ -28,7 +30,9 @@ int card_state_init(card_state *s, const tts_params *p)
     s->sk = calloc(1, s->skb);
     s->stage = calloc(1, s->skb);
     s->written = calloc(1, s->skb);
-    if (!s->sk || !s->stage || !s->written) {
+    s->cand = calloc(1, s->skb);
+    s->pending = 0;
+    if (!s->sk || !s->stage || !s->written || !s->cand) {
         card_state_free(s);
         return -1;
     }
@@ -40,7 +44,8 @@ void card_state_free(card_state *s)
     fileio_free(s->sk, s->skb);
     fileio_free(s->stage, s->skb);
     fileio_free(s->written, s->skb);
-    s->sk = s->stage = s->written = NULL;
+    fileio_free(s->cand, s->skb);
+    s->sk = s->stage = s->written = s->cand = NULL;
 }
 
 void card_state_copy(card_state *dst, const card_state *src)
@@ -49,6 +54,8 @@ void card_state_copy(card_state *dst, const card_state *src)
     memcpy(dst->sk, src->sk, src->skb);
     memcpy(dst->stage, src->stage, src->skb);
     memcpy(dst->written, src->written, src->skb);
+    dst->pending = src->pending;
+    memcpy(dst->cand, src->cand, src->skb);
 }
 
 void card_state_track(card_state *s, const card_apdu *a, const card_resp *r)
@@ -66,6 +73,7 @@ void card_state_track(card_state *s, const card_apdu *a, const card_resp *r)
             s->active = 1;
         free(pk);
         memset(s->written, 0, s->skb);
+        s->pending = 0;
     } else if (a->ins == CARD_PUT_KEY) {
         size_t off = (size_t)p1 << 8 | p2;
         for (size_t i = 0; i < lc && off + i < s->skb; i++) {
@@ -76,30 +84,131 @@ void card_state_track(card_state *s, const card_apdu *a, const card_resp *r)
         if (r->sw == CARD_SW_OK) {
             memcpy(s->sk, s->stage, s->skb);
             s->active = 1;
+            s->pending = 0;
         }
         memset(s->written, 0, s->skb);
     }
 }
 
+void card_state_cut(card_state *s, const card_apdu *a)
+{
+    const uint8_t *data = a->raw_len >= 0 ? a->raw + 5 : a->data;
+    uint8_t cla = a->raw_len >= 0 ? a->raw[0] : a->cla, ins = a->raw_len >= 0 ? a->raw[1] : a->ins;
+    size_t lc = a->raw_len >= 0 ? (size_t)a->raw_len - 6 : a->lc;
+    if (cla != CARD_CLA)
+        return;
+    if (ins == CARD_GENERATE_KEY && lc == 32) {
+        uint8_t *pk = malloc(s->pkb);
+        if (pk && tts_keypair_from_seed(s->p, pk, s->cand, data) == TTS_OK)
+            s->pending = 1;
+        free(pk);
+    } else if (ins == CARD_COMMIT_KEY) {
+        int whole = 1;
+        for (size_t i = 0; i < s->skb; i++)
+            whole &= s->written[i];
+        /* (a key the library refuses is no key the host can check) */
+        if (whole && tts_sk_check(s->p, s->stage) == TTS_OK) {
+            memcpy(s->cand, s->stage, s->skb);
+            s->pending = 1;
+        }
+    } else {
+        return;
+    }
+    memset(s->written, 0, s->skb); /* the card clears its record at both */
+}
+
+void card_state_resolve(card_state *s, int verdict)
+{
+    if (!s->pending)
+        return;
+    if (verdict == 2) {
+        memcpy(s->sk, s->cand, s->skb);
+        s->active = 1;
+    } else if (verdict == -1) {
+        s->active = 0;
+    }
+    if (verdict == 1 || verdict == 2 || verdict == -1)
+        s->pending = 0;
+}
+
+/* Which key's public key pk (of a key s knows) the answer r to a GET PK
+ * SEGMENT 0 or the SIGN a (digest) agrees with: 1 the old, 2 the
+ * candidate, -1 neither. */
+static int which_key(const card_state *s, const card_apdu *a, const card_resp *r, int seg)
+{
+    int verdict = -1;
+    uint8_t *pk = malloc(s->pkb);
+    const uint8_t *keys[2] = {s->active ? s->sk : NULL, s->cand};
+    unsigned m = tts_params_m(s->p);
+    for (int k = 0; k < 2 && pk && verdict < 0; k++) {
+        if (!keys[k] || tts_pk_from_sk(s->p, pk, keys[k]) != TTS_OK)
+            continue;
+        if (seg ? r->len > 0 && memcmp(r->data, pk, r->len) == 0
+                : tts_verify_digest(s->p, r->data, a->raw_len >= 0 ? a->raw + 5 : a->data,
+                                    pk) == TTS_OK && (a->raw_len >= 0 ? a->raw[4] : a->lc) == m)
+            verdict = k + 1;
+    }
+    free(pk);
+    return verdict;
+}
+
+int card_state_settle(card_state *s, const card_batch *b, size_t probe)
+{
+    if (!s->pending)
+        return 0;
+    int verdict = 3;
+    if (probe < b->nresp && b->resp[probe].sw == CARD_SW_OK)
+        verdict = which_key(s, &b->cmd[probe], &b->resp[probe], 1);
+    for (size_t k = 0; verdict == 3 && k < b->nresp; k++) {
+        const card_apdu *a = &b->cmd[k];
+        uint8_t cla = a->raw_len >= 0 ? a->raw[0] : a->cla;
+        uint8_t ins = a->raw_len >= 0 ? a->raw[1] : a->ins;
+        if (cla != CARD_CLA || b->resp[k].sw != CARD_SW_OK)
+            continue;
+        if (ins == CARD_GENERATE_KEY || ins == CARD_COMMIT_KEY)
+            break; /* a new key: the old question is moot */
+        if (ins == CARD_SIGN && b->resp[k].len == tts_params_n(s->p))
+            verdict = which_key(s, a, &b->resp[k], 0);
+    }
+    card_state_resolve(s, verdict);
+    return verdict;
+}
+
+void card_state_say_settle(FILE *rep, int verdict)
+{
+    if (verdict)
+        fprintf(verdict == -1 ? stderr : rep, "%ssettle: the key install cut before its answer "
+                "in a past session %s\n", verdict == -1 ? "tts-card: " : "",
+                verdict == 1   ? "did not take: the card holds its old key"
+                : verdict == 2 ? "took: the card holds the new key"
+                : verdict == 3 ? "is not settled yet: no public key read, no signature (the "
+                                 "next segment or signature settles it)"
+                               : "matches neither key: the host knows no key of this card");
+}
+
 static size_t file_bytes(const card_state *s)
 {
-    return HEAD + 3 * s->skb + CARD_XRAM_BYTES;
+    return HEAD + 4 * s->skb + CARD_XRAM_BYTES;
 }
 
 /* The file's bytes into s and xram: 0, or -1 (a corrupted state file). */
 static int decode(card_state *s, uint8_t *xram, const uint8_t *b, size_t len,
                   const char *path, char *err, size_t errlen)
 {
-    if (len != file_bytes(s) || memcmp(b, MAGIC, 8) || b[8] != tts_params_m(s->p) ||
+    int v2 = len == HEAD2 + 3 * s->skb + CARD_XRAM_BYTES && !memcmp(b, MAGIC2, 8);
+    if ((!v2 && (len != file_bytes(s) || memcmp(b, MAGIC, 8))) || b[8] != tts_params_m(s->p) ||
         b[9] != tts_params_n(s->p)) {
         fileio_say(err, errlen, "%s: not an EEPROM file of %s", path, tts_params_name(s->p));
         return -1;
     }
-    const uint8_t *sk = b + HEAD, *written = sk + s->skb, *stage = written + s->skb;
-    int bad = b[10] > 1;
+    const uint8_t *sk = b + (v2 ? HEAD2 : HEAD), *written = sk + s->skb, *stage = written + s->skb;
+    const uint8_t *cand = stage + s->skb;
+    int pending = v2 ? 0 : b[11];
+    int bad = b[10] > 1 || pending > 1;
     for (size_t i = 0; i < s->skb; i++)
         bad |= written[i] > 1;
-    if (!bad && b[10] && tts_sk_check(s->p, sk) != TTS_OK)
+    if (!bad && ((b[10] && tts_sk_check(s->p, sk) != TTS_OK) ||
+                 (pending && tts_sk_check(s->p, cand) != TTS_OK)))
         bad = 2;
     if (bad) {
         fileio_say(err, errlen, "%s: a corrupted EEPROM file: %s", path,
@@ -111,7 +220,10 @@ static int decode(card_state *s, uint8_t *xram, const uint8_t *b, size_t len,
     memcpy(s->sk, sk, s->skb);
     memcpy(s->written, written, s->skb);
     memcpy(s->stage, stage, s->skb);
-    memcpy(xram, stage + s->skb, CARD_XRAM_BYTES);
+    s->pending = pending;
+    if (pending)
+        memcpy(s->cand, cand, s->skb);
+    memcpy(xram, stage + s->skb * (v2 ? 1 : 2), CARD_XRAM_BYTES);
     return 0;
 }
 
@@ -247,10 +359,12 @@ int card_store_save(card_store *st, const card_state *s, const uint8_t *xram, ch
     b[8] = (uint8_t)tts_params_m(s->p);
     b[9] = (uint8_t)tts_params_n(s->p);
     b[10] = (uint8_t)s->active;
+    b[11] = (uint8_t)s->pending;
     memcpy(b + HEAD, s->sk, s->skb);
     memcpy(b + HEAD + s->skb, s->written, s->skb);
     memcpy(b + HEAD + 2 * s->skb, s->stage, s->skb);
-    memcpy(b + HEAD + 3 * s->skb, xram, CARD_XRAM_BYTES);
+    memcpy(b + HEAD + 3 * s->skb, s->cand, s->skb);
+    memcpy(b + HEAD + 4 * s->skb, xram, CARD_XRAM_BYTES);
     /* a fresh temporary beside it, fsync, rename (tools/fileio.h) */
     int rc = fileio_write(st->path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE, err,
                           errlen);

@@ -5,9 +5,10 @@
  * command, and the --eeprom file that keeps it with the card's XDATA
  * between sessions.
  *
- * The file: "TTSCARD2", m, n, then the host's view (active, sk[skb],
- * written[skb], stage[skb]), then the card's XDATA (CARD_XRAM_BYTES, its
- * non-volatile memory as the simulator left it). It holds the card's
+ * The file: "TTSCARD3", m, n, then the host's view (active, pending,
+ * sk[skb], written[skb], stage[skb], cand[skb]), then the card's XDATA
+ * (CARD_XRAM_BYTES, its non-volatile memory as the simulator left it).
+ * ("TTSCARD2" files, without pending and cand, are read too.) It holds the card's
  * secret key: written 0600, refused when others may access it. An empty
  * file is a fresh card (an erased EEPROM).
  *
@@ -24,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <tts.h>
 
@@ -36,6 +38,11 @@ typedef struct {
     uint8_t *sk;          /* active key (raw), valid if active */
     uint8_t *stage;       /* PUT KEY bytes since the last GENERATE/COMMIT */
     uint8_t *written;     /* 1 per staged byte written */
+    /* A GENERATE KEY or COMMIT KEY cut before its answer: the card holds
+     * the old key or cand, which the next session settles
+     * (card_state_settle) */
+    int pending;
+    uint8_t *cand;
 } card_state;
 
 /* 0, or -1 (out of memory). */
@@ -46,6 +53,23 @@ void card_state_copy(card_state *dst, const card_state *src);
 /* Update from one command and its answer (the card's rules, docs/SPEC.md
  * section 7.2). r NULL: the command was not answered. */
 void card_state_track(card_state *s, const card_apdu *a, const card_resp *r);
+
+/* The command a --cut stopped before its answer: a GENERATE KEY, or a
+ * COMMIT KEY of a whole staged key, makes the install pending. */
+void card_state_cut(card_state *s, const card_apdu *a);
+
+/* Settle a pending install from a session's answers (b, run from s):
+ * probe, the index of a GET PK SEGMENT 0 sent for it (or (size_t)-1),
+ * else the first signature answered before any install (raw or not),
+ * verified under the old key's public key and the candidate's. Returns
+ * 0 if nothing was pending, 1 the old key stays, 2 the candidate took,
+ * 3 unknown still (s unchanged), -1 neither key's (s: no key known). */
+int card_state_settle(card_state *s, const card_batch *b, size_t probe);
+/* Apply a verdict of card_state_settle (1, 2 or -1) to another view. */
+void card_state_resolve(card_state *s, int verdict);
+/* The line that says a verdict of card_state_settle (none for 0): on rep,
+ * or on standard error for -1. */
+void card_state_say_settle(FILE *rep, int verdict);
 
 typedef struct {
     const char *path;

@@ -7,19 +7,18 @@
  *
  * All subcommands of one invocation run in order on one card session (one
  * s51 run over one request file ending with HALT). Exit status: 0 success,
- * 1 the card answered a status word other than 9000 (or a cross-check with
- * the host library failed), 2 usage or input error (or no simulator).
+ * 1 a status word other than 9000 (or a failed cross-check with the host
+ * library), 2 usage or input error (or no simulator). Each subcommand is
+ * two functions of the table below (add its commands to the batch; check
+ * and show their answers), each returning a status; main has one exit
+ * path, whose clean-up wipes every copy of the key, the PIN and the card's
+ * memory.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <signal.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -33,338 +32,30 @@
 #include "fileio.h"
 #include "ttsfile.h"
 
-/* Messages to sign may be larger than key files. */
-#define MESSAGE_MAX_BYTES ((size_t)1 << 30)
-
 #ifndef CARD_IMAGE_DIR
 #define CARD_IMAGE_DIR "8051"
 #endif
 
-static void usage(FILE *f)
-{
-    fputs(
-"usage: tts-card [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]\n"
-"       tts-card [options] report\n"
-"options:\n"
-"  --params NAME     parameter set (default TTS(20,28)); selects the image\n"
-"  --image FILE      card image (default DIR/tts-M-N.ihx)\n"
-"  --image-dir DIR   directory of the images (default $TTS_CARD_DIR or\n"
-"                    " CARD_IMAGE_DIR ")\n"
-"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM:\n"
-"                    the tts-M-N-128.ihx images)\n"
-"  --mhz F           crystal in MHz (default 3.57)\n"
-"  --uart            use the simulated UART (images built with CARD_UART)\n"
-"  --report          print machine cycles and ms for every subcommand\n"
-"  --eeprom FILE     the card's non-volatile memory (key, PIN, signature\n"
-"                    counter): locked and loaded at start, saved before any\n"
-"                    answer is released (a failed save fails the session)\n"
-"  --force           replace existing output files (never an input; links are\n"
-"                    replaced, not followed)\n"
-"  --armor           write keys and signatures as armored tts files (base64)\n"
-"  --raw             write them as bare bytes (default: binary tts files, as\n"
-"                    `tts keygen` and `tts sign` write them)\n"
-"  --pin FILE        the PIN (4..16 bytes; FILE private, or - to type it):\n"
-"                    genkey and put-key set it, sign and verify send it\n"
-"  --cut N           cut the power after N instructions (tests: the state is\n"
-"                    saved with --eeprom, the answers are not checked)\n"
-"  --watch ADDR:K[:r]  print the instructions executed at the first K writes\n"
-"                    (:r reads) of XDATA ADDR, and in all (tests: where to cut)\n"
-"  -v                show the simulator's output\n"
-"  -h, --help        this text; --version: the version\n"
-"files: an output is never an input, never followed through a link, never\n"
-"  replaces a file without --force, and a signal leaves nothing behind (the\n"
-"  simulator killed, SIGKILL too; its request, which may hold the key and\n"
-"  the PIN, is in no named file)\n"
-"subcommands:\n"
-"  info                          GET INFO\n"
-"  genkey --seed FILE            SET PIN + GENERATE KEY from a 32-byte seed\n"
-"  export-pk -o FILE             all GET PK SEGMENTs, assembled: the public key\n"
-"                                (-o -: to standard output, the report to\n"
-"                                standard error)\n"
-"  put-key FILE                  SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
-"  verify                        VERIFY the PIN\n"
-"  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE]\n"
-"                                VERIFY (with --pin), GET COUNTER, SIGN an\n"
-"                                m-byte digest (--digest: always hex;\n"
-"                                default: digest of the message, or of the\n"
-"                                empty message); the signature is verified\n"
-"                                before it is shown or written\n"
-"  counter                       GET COUNTER (the next signature's counter)\n"
-"  cycles                        GET CYCLES (cycles of the previous command)\n"
-"  apdu HEX                      send raw bytes, print La data SW\n"
-"  report                        the card tables for all sets and the image families,\n"
-"                                and the memory budget of every image (--params\n"
-"                                and --cpu narrow it; each image checked first)\n", f);
-    fprintf(f, "\n%s\n", TTS_BROKEN_NOTE);
-}
-
-static void die_input(const char *msg, const char *arg)
-{
-    fprintf(stderr, "tts-card: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-    exit(2);
-}
-
-/* The whole of path (at most cap bytes; TTSFILE_PRIVATE: refuse files
- * group or others may access); exits 2 with the reason on failure. */
-static uint8_t *read_file(const char *path, size_t cap, unsigned flags, size_t *len)
-{
-    uint8_t *b = NULL;
-    char err[512];
-    if (ttsfile_read_raw(path, cap, flags, &b, len, err, sizeof err) != TTSFILE_OK)
-        die_input(err, NULL);
-    return b;
-}
-
-/* Exactly want bytes from FILE: raw bytes of that length, or hex text.
- * Secret inputs (flags TTSFILE_PRIVATE) must not be readable by others;
- * the buffer read is wiped. */
-static void read_exact(const char *path, uint8_t *out, size_t want, const char *what,
-                       unsigned flags)
-{
-    size_t len;
-    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, flags, &len);
-    if (len == want) {
-        memcpy(out, b, want);
-    } else {
-        long n = cli_hex((const char *)b, len, out, want);
-        if (n != (long)want) {
-            tts_file_free(b, len);
-            fprintf(stderr, "tts-card: %s: need %zu bytes (raw or hex) for %s\n",
-                    path, want, what);
-            exit(2);
-        }
-    }
-    tts_file_free(b, len);
-}
-
-/* A secret key for set p: a tts secret-key file (binary or armored, as
- * `tts keygen` writes it), or the raw key bytes, or their hex. */
-static void read_secret_key(const char *path, const tts_params *p, uint8_t *out)
-{
-    size_t len, plen, skb = tts_sk_bytes(p);
-    const tts_params *fp;
-    uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &len), *pay;
-    char err[256];
-    /* a raw key has exactly skb bytes (a tts file has a header more) */
-    if (len != skb && len > 3 &&
-        (memcmp(b, "TTS", 3) == 0 || memcmp(b, "-----BEGIN ", len < 11 ? len : 11) == 0)) {
-        int rc = tts_file_decode(b, len, TTS_FILE_SECRET_KEY, 0, &fp, &pay, &plen, err, sizeof err);
-        tts_file_free(b, len);
-        if (rc != TTS_OK) {
-            fprintf(stderr, "tts-card: %s: %s\n", path, err);
-            exit(2);
-        }
-        if (fp != p) {
-            tts_file_free(pay, plen);
-            fprintf(stderr, "tts-card: %s: a %s key, but the card is %s\n", path,
-                    tts_params_name(fp), tts_params_name(p));
-            exit(2);
-        }
-        memcpy(out, pay, skb);
-        tts_file_free(pay, plen);
-        return;
-    }
-    tts_file_free(b, len);
-    read_exact(path, out, skb, "a secret key", TTSFILE_PRIVATE);
-}
-
-/* --force: an existing output may be replaced (never an input). */
-static unsigned out_force;
-
-/* Write path whole under the tools' file rules (tools/fileio.h: a
- * temporary beside it, then a rename; a symbolic link is replaced, never
- * followed; an existing file only with --force); fileio flags in secret
- * (the EEPROM file: FILEIO_SECRET, replaced in place). Exits 2 with the
- * reason on failure. */
-static void write_file_mode(const char *path, const uint8_t *b, size_t len, unsigned secret)
-{
-    char err[512];
-    if (fileio_write(path, b, len, out_force | secret, err, sizeof err) != FILEIO_OK) {
-        fprintf(stderr, "tts-card: cannot write %s\n", err);
-        exit(2);
-    }
-}
-
-/* --armor / --raw: the form of the key and signature outputs. */
-static unsigned out_armor;
+/* --force (FILEIO_FORCE), --armor (TTS_FILE_ARMOR), --raw */
+static unsigned out_force, out_armor;
 static int out_raw;
 
-/* A public key or signature (kind TTS_FILE_*) of set p to path: a tts file
- * (docs/SPEC.md section 11), armored with --armor, or the bare bytes with
- * --raw. Exits 2 with the reason on failure. */
-static void write_object(const char *path, int kind, const tts_params *p, const uint8_t *b)
-{
-    char err[512];
-    if (out_raw) {
-        write_file_mode(path, b, tts_file_payload_bytes(p, kind), 0);
-        return;
-    }
-    if (ttsfile_write(path, kind, p, b, out_armor | (out_force ? TTSFILE_FORCE : 0), err,
-                      sizeof err) != TTSFILE_OK) {
-        fprintf(stderr, "tts-card: cannot write %s\n", err);
-        exit(2);
-    }
-}
-
-/* An output that names one of the inputs would destroy it; one that
- * exists is replaced only with --force. Checked again, once every input is
- * read, before the card runs (claim_outputs). */
-static void check_output(const char *out, const char *image, const char *eeprom)
-{
-    char err[512];
-    int rc = fileio_check_output(out, out_force, err, sizeof err);
-    if (rc == FILEIO_EXISTS)
-        die_input(err, "use --force to overwrite");
-    if (rc != FILEIO_OK)
-        die_input(err, NULL);
-    if (fileio_same_file(out, image) || (eeprom && fileio_same_file(out, eeprom)))
-        die_input("the output is one of the inputs (the image or the EEPROM file)", out);
-}
-
-/* card_image_ok or exit 2; returns whether the image has GET PROFILE */
-static int check_image(const char *image, const char *cpu, double mhz, int uart,
-                       const tts_params *p)
-{
-    char why[1024];
-    int prof = 0;
-    if (!card_image_ok(image, cpu, mhz, uart, p, why, sizeof why, &prof)) {
-        fprintf(stderr, "tts-card: %s\n", why);
-        exit(2);
-    }
-    return prof;
-}
-
-static void print_hex(FILE *f, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%02X", b[i]);
-}
-
-/* The terminal's settings while the PIN prompt has turned echo off: a
- * signal there restores them before the tool dies of it. */
-static struct termios pin_tty;
-static volatile sig_atomic_t pin_echo_off;
-static struct sigaction pin_old[3];
-static const int pin_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-
-static void pin_signal(int sig)
-{
-    if (pin_echo_off)
-        tcsetattr(0, TCSAFLUSH, &pin_tty);
-    /* the handler that was there before (the tools' clean-up, or death) */
-    for (int k = 0; k < 3; k++)
-        if (pin_sigs[k] == sig)
-            sigaction(sig, &pin_old[k], NULL);
-    raise(sig);
-}
-
-/* A line typed without echo on the terminal (or read from a pipe), at most
- * cap bytes without its line end; NUL bytes are kept (and refused later
- * where the PIN is set: no terminal can type one). */
-static size_t read_pin_line(char *line, size_t cap)
-{
-    struct termios t1;
-    int tty = isatty(0) && tcgetattr(0, &pin_tty) == 0;
-    if (tty) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = pin_signal;
-        sigemptyset(&sa.sa_mask);
-        /* a signal the caller ignores (nohup, a background job) stays
-         * ignored: the prompt then waits for its line */
-        for (int k = 0; k < 3; k++)
-            if (sigaction(pin_sigs[k], NULL, &pin_old[k]) == 0 &&
-                pin_old[k].sa_handler != SIG_IGN)
-                sigaction(pin_sigs[k], &sa, NULL);
-        fputs("PIN: ", stderr);
-        t1 = pin_tty;
-        t1.c_lflag &= ~(tcflag_t)ECHO;
-        pin_echo_off = 1;
-        tcsetattr(0, TCSAFLUSH, &t1);
-    }
-    size_t len = 0;
-    int c;
-    while ((c = getchar()) != EOF && c != '\n')
-        if (len < cap)
-            line[len++] = (char)c;
-        else
-            len = cap + 1; /* too long: refused by the caller */
-    if (len && len <= cap && line[len - 1] == '\r')
-        len--;
-    if (tty) {
-        tcsetattr(0, TCSAFLUSH, &pin_tty);
-        pin_echo_off = 0;
-        for (int k = 0; k < 3; k++)
-            sigaction(pin_sigs[k], &pin_old[k], NULL);
-        fputs("\n", stderr);
-    }
-    return len;
-}
-
-/* The PIN: the bytes of a private file (a final newline dropped), or with
- * "-" a line typed on the terminal without echo (or read from a pipe). */
-static size_t read_pin(const char *path, uint8_t pin[16])
-{
-    char line[64];
-    size_t len = 0;
-    if (!strcmp(path, "-")) {
-        len = read_pin_line(line, 16);
-    } else {
-        size_t flen;
-        uint8_t *b = read_file(path, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &flen);
-        len = flen;
-        if (len && b[len - 1] == '\n')
-            len--;
-        if (len && b[len - 1] == '\r')
-            len--;
-        if (len <= 16)
-            memcpy(line, b, len);
-        tts_file_free(b, flen);
-    }
-    if (len < 4 || len > 16) {
-        sodium_memzero(line, sizeof line);
-        die_input("the PIN must have 4 to 16 bytes", path);
-    }
-    memcpy(pin, line, len);
-    sodium_memzero(line, sizeof line);
-    return len;
-}
-
-/* A PIN to be set on the card: one a terminal can type (no NUL byte), so
- * that `--pin -` can give it later. */
-static void check_new_pin(const uint8_t *pin, size_t len)
-{
-    if (memchr(pin, 0, len))
-        die_input("the PIN holds a NUL byte, which no terminal can type: refused as a new PIN",
-                  NULL);
-}
-
-/* The --eeprom file, held by this session (released at exit, whatever the
- * path to it), and where the report goes (standard error when an object
- * is written to standard output). */
+/* The --eeprom file, held by this session (released at exit, whatever the path). */
 static card_store store = {.fd = -1};
-static FILE *rep;
 
 static void release_store(void)
 {
     card_store_close(&store);
 }
 
-/* The public key of the key the host knows the card holds, if the library
- * accepts that key (a key it refuses has no public key to check against:
- * the card's signatures under it are withheld). */
-static int host_key(const tts_params *p, const uint8_t *sk, uint8_t *pk)
-{
-    return tts_sk_check(p, sk) == TTS_OK && tts_pk_from_sk(p, pk, sk) == TTS_OK;
-}
+typedef struct session session;
 
-/* ---- subcommands ---- */
-enum { SC_INFO, SC_GENKEY, SC_EXPORT, SC_PUT, SC_SIGN, SC_CYCLES, SC_APDU, SC_VERIFY, SC_COUNTER };
-typedef struct {
-    int kind;
+/* One subcommand of the session: its commands in the batch, its output. */
+typedef struct subcmd {
+    const struct command *cmd;
     const char *name;
-    size_t first, count;  /* commands in the batch */
-    size_t prof;          /* index of the first GET PROFILE (report), or -1 */
+    size_t first, count;  /* its commands in the batch */
+    size_t prof;          /* the GET PROFILE after them (--report), or -1 */
     const char *out;      /* -o */
     uint8_t seed[32];
     uint8_t digest[TTS_MAX_M];
@@ -372,37 +63,428 @@ typedef struct {
     uint8_t *key;         /* put-key */
 } subcmd;
 
-/* The subcommand list (cap entries, nsc used): put-key's copies of the
- * secret key wiped, then the list. */
-static void subcmds_free(subcmd *sc, size_t nsc, size_t cap, size_t skb)
+/* A subcommand: add parses its arguments (argv[*i] on) into s and the
+ * batch, show checks and prints the answers; both return a status. */
+typedef struct command {
+    const char *name;
+    uint8_t ins; /* add_one's command */
+    int (*add)(session *, subcmd *, int argc, char **argv, int *i);
+    int (*show)(session *, subcmd *, const card_resp *r);
+} command;
+
+struct session {
+    const tts_params *p;
+    unsigned m, n, segk;
+    size_t skb, pkb, nseg;
+    const char *image, *eeprom, *cpu;
+    double mhz;
+    int report, prof_ok, to_stdout;
+    uint8_t pin[16];
+    size_t pinlen;
+    card_batch b;
+    card_state cs, hs; /* the card's state; the host's view, command by command */
+    uint8_t *xram;
+    subcmd *sc;
+    size_t nsc, nsc_cap;
+    FILE *rep;         /* the report: standard error when an object goes to stdout */
+    uint8_t *hsk, *hpk; /* the host's view of the active key, for the cross-checks */
+    int hkey;
+};
+
+/* The one clean-up: every copy of the secret key (put-key's, the host's
+ * views, the batch's PUT KEY commands, the card's memory), the PIN. */
+static void session_free(session *s)
 {
-    for (size_t k = 0; k < nsc; k++)
-        if (sc[k].key)
-            tts_file_free(sc[k].key, skb);
-    sodium_memzero(sc, cap * sizeof *sc);
-    free(sc);
+    sodium_memzero(s->pin, sizeof s->pin);
+    tts_file_free(s->xram, CARD_XRAM_BYTES);
+    for (size_t k = 0; s->sc && k < s->nsc; k++)
+        tts_file_free(s->sc[k].key, s->skb);
+    if (s->sc) /* (the seeds) */
+        sodium_memzero(s->sc, s->nsc_cap * sizeof *s->sc);
+    free(s->sc);
+    tts_file_free(s->hsk, s->skb);
+    free(s->hpk);
+    card_state_free(&s->hs);
+    card_state_free(&s->cs);
+    card_free(&s->b);
+    release_store();
 }
 
-int main(int argc, char **argv)
+/* A public key or signature (kind TTS_FILE_*) to path: card_write_object
+ * with --force, --armor or --raw. */
+static int write_object(const char *path, int kind, const tts_params *p, const uint8_t *b)
 {
-    const char *params = "TTS(20,28)", *image = NULL, *cpu = "8032", *eeprom = NULL;
-    const char *dir = getenv("TTS_CARD_DIR"), *pinfile = NULL;
-    double mhz = 3.57;
-    int report = 0, uart = 0, verbose = 0, i = 1, params_given = 0, cpu_given = 0;
-    int to_stdout = 0; /* objects written to standard output (-o -) */
-    unsigned long long cut = 0;
-    unsigned watch = 0;
-    int watch_hits = 0, watch_read = 0;
-    uint8_t pin[16];
-    size_t pinlen = 0;
-    if (!dir)
-        dir = CARD_IMAGE_DIR;
+    return card_write_object(path, kind, p, b, out_raw, out_armor | (out_force ? TTSFILE_FORCE : 0));
+}
 
-    const char *o_params = NULL, *o_cpu = NULL, *o_watch = NULL, *o_cut = NULL, *o_mhz = NULL;
-    int o_help = 0, o_version = 0, o_force = 0, o_armor = 0;
+/* An output that names one of the inputs would destroy it; one that
+ * exists is replaced only with --force (claimed again before the run). */
+static int check_output(session *s, const char *out)
+{
+    char err[512];
+    int rc = fileio_check_output(out, out_force, err, sizeof err);
+    if (rc == FILEIO_EXISTS)
+        return cli_fail("%s: use --force to overwrite", err);
+    if (rc != FILEIO_OK)
+        return cli_fail("%s", err);
+    if (fileio_same_file(out, s->image) || (s->eeprom && fileio_same_file(out, s->eeprom)))
+        return cli_fail("the output is one of the inputs (the image or the EEPROM file): %s", out);
+    s->to_stdout += !strcmp(out, "-");
+    return 0;
+}
+
+/* ---- the subcommands: adding their commands */
+
+/* info, counter, cycles, verify: one command each (the table's ins) */
+static int add_one(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    (void)argc, (void)argv, (void)i;
+    if (c->cmd->ins != CARD_VERIFY)
+        card_add(&s->b, c->cmd->ins, 0, 0, NULL, 0);
+    else if (!s->pinlen)
+        return cli_fail("verify needs --pin");
+    else
+        card_add_verify(&s->b, s->pin, s->pinlen);
+    return 0;
+}
+
+static int add_genkey(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc || strcmp(argv[*i], "--seed"))
+        return cli_fail("genkey needs --seed FILE");
+    if (card_read_exact(argv[*i + 1], c->seed, 32, "a seed", TTSFILE_PRIVATE))
+        return ST_ERROR;
+    *i += 2;
+    if (!s->pinlen)
+        return cli_fail("genkey needs --pin (the PIN of the new key)");
+    if (card_new_pin_ok(s->pin, s->pinlen))
+        return ST_ERROR;
+    card_add(&s->b, CARD_SET_PIN, 0, 0, s->pin, (uint8_t)s->pinlen);
+    card_add(&s->b, CARD_GENERATE_KEY, 0, 0, c->seed, 32);
+    return 0;
+}
+
+static int add_export(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc || strcmp(argv[*i], "-o"))
+        return cli_fail("export-pk needs -o FILE");
+    c->out = argv[*i + 1];
+    *i += 2;
+    if (check_output(s, c->out))
+        return ST_ERROR;
+    for (size_t g = 0; g < s->nseg; g++) {
+        card_add(&s->b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
+        if (s->report)
+            card_add(&s->b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+    }
+    return 0;
+}
+
+/* put-key [--pk PUB] FILE: the key (card_install_key's checks), then SET
+ * PIN, PUT KEY and COMMIT KEY with the check points of its public key */
+static int add_put(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    const char *keyfile = NULL, *pkfile = NULL;
+    for (int k = 0; k < 2 && *i < argc; k++) {
+        if (!strcmp(argv[*i], "--pk")) {
+            if (*i + 1 >= argc || pkfile)
+                return cli_fail("put-key takes one --pk FILE");
+            pkfile = argv[*i + 1];
+            *i += 2;
+        } else if (!keyfile) {
+            keyfile = argv[(*i)++];
+        }
+    }
+    if (!keyfile)
+        return cli_fail("put-key needs FILE");
+    uint8_t *own = malloc(s->pkb);
+    int rc = !(c->key = malloc(s->skb)) || !own ? cli_fail("out of memory")
+             : card_install_key(keyfile, pkfile, s->p, c->key, own);
+    if (!rc && !s->pinlen)
+        rc = cli_fail("put-key needs --pin (the PIN of the new key)");
+    if (!rc && !(rc = card_new_pin_ok(s->pin, s->pinlen))) {
+        card_add(&s->b, CARD_SET_PIN, 0, 0, s->pin, (uint8_t)s->pinlen);
+        for (size_t off = 0; off < s->skb; off += 255) {
+            size_t len = s->skb - off < 255 ? s->skb - off : 255;
+            card_add(&s->b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, c->key + off,
+                     (uint8_t)len);
+            if (s->report)
+                card_add(&s->b, CARD_GET_CYCLES, 0, 0, NULL, 0);
+        }
+        if (card_add_commit_pk(&s->b, s->p, c->key, own) == (size_t)-1)
+            rc = cli_fail("the library cannot make the key's check points: %s", keyfile);
+    }
+    free(own);
+    return rc;
+}
+
+/* sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE] */
+static int add_sign(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    const char *hex = NULL, *file = NULL, *msg = NULL;
+    int n = 0;
+    while (*i + 1 < argc && (!strcmp(argv[*i], "--digest") || !strcmp(argv[*i], "--digest-file") ||
+                             !strcmp(argv[*i], "--message") || !strcmp(argv[*i], "-o"))) {
+        const char *o = argv[*i], *val = argv[*i + 1];
+        *i += 2;
+        if (!strcmp(o, "-o") && check_output(s, c->out = val))
+            return ST_ERROR;
+        n += strcmp(o, "-o") != 0;
+        if (!strcmp(o, "--message"))
+            msg = val;
+        else if (!strcmp(o, "--digest-file"))
+            file = val;
+        else if (!strcmp(o, "--digest"))
+            hex = val;
+    }
+    if (card_digest_of(s->p, hex, file, msg, n, c->digest))
+        return ST_ERROR;
+    if (s->pinlen)
+        card_add_verify(&s->b, s->pin, s->pinlen);
+    c->ctr_at = card_add(&s->b, CARD_GET_COUNTER, 0, 0, NULL, 0);
+    card_add(&s->b, CARD_SIGN, 0, 0, c->digest, (uint8_t)s->m);
+    return 0;
+}
+
+static int add_apdu(session *s, subcmd *c, int argc, char **argv, int *i)
+{
+    (void)c;
+    uint8_t raw[300];
+    if (*i >= argc)
+        return cli_fail("apdu needs HEX");
+    long len = cli_hex(argv[*i], strlen(argv[*i]), raw, sizeof raw);
+    if (len < 6 || len != 6 + raw[4])
+        return cli_fail("apdu: need CLA INS P1 P2 Lc data[Lc] Le (6 + Lc bytes of hex): %s",
+                        argv[*i]);
+    (*i)++;
+    card_add_raw(&s->b, raw, (int)len);
+    return 0;
+}
+
+/* ---- the subcommands: their answers */
+
+static int show_info(session *s, subcmd *c, const card_resp *r)
+{
+    (void)c;
+    fprintf(s->rep, "info: %s m=%u n=%u v=%u a=%u b=%u format=%u segment=%u\n",
+            tts_params_name(s->p), r->data[0], r->data[1], r->data[2], r->data[3],
+            r->data[4], r->data[5], r->data[6]);
+    if (r->len != 7 || r->data[0] != s->m || r->data[1] != s->n) {
+        fprintf(stderr, "tts-card: the image is not %s\n", tts_params_name(s->p));
+        return ST_INVALID;
+    }
+    return 0;
+}
+
+static int show_ok(session *s, subcmd *c, const card_resp *r)
+{
+    (void)r;
+    fprintf(s->rep, "%s: %s\n", c->name, !strcmp(c->name, "put-key") ? "committed" : "ok");
+    return 0;
+}
+
+static int show_export(session *s, subcmd *c, const card_resp *r)
+{
+    (void)r;
+    int rc = ST_INVALID;
+    uint8_t *pk = malloc(s->pkb);
+    if (!pk)
+        return cli_fail("out of memory");
+    if (!card_assemble_pk(&s->b, c->first, c->count, s->m, s->segk, s->pkb, pk)) {
+        /* a key that differs from the host's is reported, not written */
+        int same = !s->hkey || memcmp(pk, s->hpk, s->pkb) == 0;
+        rc = same ? write_object(c->out, TTS_FILE_PUBLIC_KEY, s->p, pk) : ST_INVALID;
+        fprintf(s->rep, "export-pk: %zu bytes %s %s%s\n", s->pkb, same ? "to" : "NOT written to",
+                fileio_display(c->out), !s->hkey ? "" : same ? " (equals the host's public key)"
+                                                             : " (DIFFERS FROM the host's public key)");
+    }
+    free(pk);
+    return rc;
+}
+
+/* Every signature the card returns is verified under the public key of
+ * the key the host knows it holds, before it is shown or written: a
+ * faulty key's signatures leak that key. */
+static int show_sign(session *s, subcmd *c, const card_resp *r)
+{
+    uint32_t ctr = card_be32(s->b.resp[c->ctr_at].data);
+    int rc = 0, ok, same;
+    unsigned calls;
+    fprintf(s->rep, "counter: %u\n", ctr);
+    if (!s->hkey)
+        return cli_fail("sign: the host knows no valid key of this card to verify its "
+                        "signature with: withheld"), ST_INVALID;
+    card_check_sig(s->p, s->hsk, s->hpk, ctr, c->digest, r, &ok, &same, &calls);
+    if (ok) {
+        fprintf(s->rep, "sig: ");
+        card_print_hex(s->rep, r->data, r->len);
+        fprintf(s->rep, "\n");
+        if (c->out)
+            rc = write_object(c->out, TTS_FILE_SIGNATURE, s->p, r->data);
+    } else {
+        cli_fail("sign: the card's signature does not verify under its key's public key: "
+                 "withheld%s", c->out ? ", nothing written" : "");
+    }
+    fprintf(s->rep, "sign: %s the host's signature (%u attempt%s), %s\n",
+            same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
+            ok ? "verifies" : "DOES NOT VERIFY");
+    return rc ? rc : same && ok ? 0 : ST_INVALID;
+}
+
+/* counter, cycles: the 4-byte answer */
+static int show_word(session *s, subcmd *c, const card_resp *r)
+{
+    uint32_t w = card_be32(r->data);
+    if (c->cmd->ins == CARD_GET_COUNTER)
+        return fprintf(s->rep, "counter: %u\n", w), 0;
+    fprintf(s->rep, "cycles: %u (%.2f ms at %g MHz, %s)\n", w, card_ms_of(w, 12, s->mhz), s->mhz,
+            card_clocks_per_cycle(s->cpu) == 12 ? "12T" : "timer count; 4T cores: use --report");
+    return 0;
+}
+
+/* The raw channel prints what the card answered; a SIGN's answer is then
+ * checked, and the verdict said. */
+static int show_apdu(session *s, subcmd *c, const card_resp *r)
+{
+    const card_apdu *a = &s->b.cmd[c->first];
+    fprintf(s->rep, "apdu: %02X ", r->len);
+    card_print_hex(s->rep, r->data, r->len);
+    fprintf(s->rep, "%s%04X\n", r->len ? " " : "", r->sw);
+    const char *v = card_apdu_sign_verdict(s->p, a, r, s->hkey ? s->hpk : NULL);
+    if (v)
+        fprintf(s->rep, "apdu-sign: %s\n", v);
+    return r->sw == CARD_SW_OK ? 0 : ST_INVALID;
+}
+
+static const command commands[] = {
+    {"info", CARD_GET_INFO, add_one, show_info},      {"genkey", 0, add_genkey, show_ok},
+    {"export-pk", 0, add_export, show_export},        {"put-key", 0, add_put, show_ok},
+    {"sign", 0, add_sign, show_sign},                 {"verify", CARD_VERIFY, add_one, show_ok},
+    {"counter", CARD_GET_COUNTER, add_one, show_word},
+    {"cycles", CARD_GET_CYCLES, add_one, show_word}, {"apdu", 0, add_apdu, show_apdu},
+};
+
+/* ---- the session */
+
+/* The subcommands argv[i..] into the batch (after the image is checked,
+ * the PIN read and the state loaded). */
+static int add_all(session *s, int argc, char **argv, int i)
+{
+    if (!(s->sc = calloc(s->nsc_cap = (size_t)argc, sizeof *s->sc)))
+        return cli_fail("out of memory");
+    while (i < argc) {
+        subcmd *c = &s->sc[s->nsc];
+        const command *cmd = NULL;
+        for (size_t k = 0; k < sizeof commands / sizeof *commands; k++)
+            if (!strcmp(argv[i], commands[k].name))
+                cmd = &commands[k];
+        if (!cmd)
+            return cli_usage("unknown subcommand %s", argv[i]);
+        c->cmd = cmd;
+        c->name = argv[i++];
+        c->prof = (size_t)-1;
+        c->first = s->b.ncmd;
+        s->nsc++; /* (counted first: put-key's key is wiped on every path) */
+        int rc = cmd->add(s, c, argc, argv, &i);
+        if (rc)
+            return rc;
+        c->count = s->b.ncmd - c->first;
+        if (s->report && cmd->ins != CARD_GET_CYCLES) {
+            c->prof = s->b.ncmd;
+            card_add(&s->b, s->prof_ok ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);
+        }
+    }
+    return 0;
+}
+
+/* The answers of subcommand c: a status other than 9000 or an answer of
+ * the wrong length is a failure; then the host's view advances and the
+ * subcommand shows its answers. */
+static int show_one(session *s, subcmd *c, size_t *k0)
+{
+    card_batch *b = &s->b;
+    int rc = card_check_answers(b, c->first, c->count, c->prof, s->m, s->n, c->name,
+                                c->cmd->show == show_apdu);
+    for (; *k0 < c->first + c->count; (*k0)++)
+        card_state_track(&s->hs, &b->cmd[*k0], &b->resp[*k0]);
+    if (s->hs.active && (memcmp(s->hs.sk, s->hsk, s->skb) != 0 || !s->hkey)) {
+        memcpy(s->hsk, s->hs.sk, s->skb);
+        s->hkey = card_host_pk(s->p, s->hsk, s->hpk);
+    }
+    if (rc)
+        return rc;
+    const card_resp *r = &b->resp[c->cmd->show == show_sign ? c->first + c->count - 1 : c->first];
+    rc = c->cmd->show(s, c, r);
+    if (c->prof != (size_t)-1)
+        card_report_line(s->rep, b, c->name, c->cmd->show == show_sign, c->first, c->count,
+                         c->prof, s->prof_ok, s->cpu, s->mhz);
+    return rc;
+}
+
+/* Run the batch; store the card's new state before anything is released
+ * (a failed save is a failed session); then every subcommand's answers. */
+static int run_session(session *s, unsigned long long cut)
+{
+    card_batch *b = &s->b;
+    size_t probe = s->cs.pending ? 0 : (size_t)-1;
+    if (card_run(b) != 0)
+        return ST_ERROR; /* card_run said why */
+    /* a key install cut before its answer in a past session: settled by
+     * the first segment, or the first signature */
+    const int settled = card_state_settle(&s->cs, b, probe);
+    card_state_resolve(&s->hs, settled);
+    for (size_t k = 0; k < b->ncmd && k < b->nresp; k++)
+        card_state_track(&s->cs, &b->cmd[k], &b->resp[k]);
+    if (cut && b->nresp < b->ncmd) /* the command the cut stopped */
+        card_state_cut(&s->cs, &b->cmd[b->nresp]);
+    if (s->eeprom) {
+        char err[512] = "";
+        if (card_store_save(&store, &s->cs, s->xram, err, sizeof err) != 0)
+            return cli_fail("cannot store the card's state, the session failed and its answers "
+                            "are withheld: %s", err);
+        release_store();
+    }
+    int status = settled == -1 ? ST_INVALID : 0;
+    card_state_say_settle(s->rep, settled);
+    card_print_watch(s->rep, b);
+    if (cut) { /* a power cut: the state as it was left, no answer checked */
+        fprintf(s->rep, "cut: after %llu instructions, %zu of %zu commands answered\n", cut,
+                b->nresp, b->ncmd);
+        if (s->eeprom && s->cs.pending)
+            fprintf(s->rep, "cut: a key install before its answer: whether its key took is "
+                    "settled at the next session on this state file\n");
+        return 0;
+    }
+    if (!(s->hsk = calloc(1, s->skb)) || !(s->hpk = malloc(s->pkb)))
+        return cli_fail("out of memory");
+    if (s->hs.active) {
+        memcpy(s->hsk, s->hs.sk, s->skb);
+        s->hkey = card_host_pk(s->p, s->hsk, s->hpk);
+    }
+    size_t k0 = 0;
+    for (size_t k = 0; k < s->nsc; k++) {
+        int rc = show_one(s, &s->sc[k], &k0);
+        if (rc > status)
+            status = rc;
+    }
+    return status;
+}
+
+/* The options, the image, the PIN and the state, then the session; every
+ * return after the first secret is read goes through main's clean-up. */
+static int run(session *s, int argc, char **argv)
+{
+    const char *params = "TTS(20,28)", *image = NULL, *eeprom = NULL, *pinfile = NULL;
+    const char *dir = getenv("TTS_CARD_DIR"), *o_params = NULL, *o_cpu = NULL;
+    const char *o_watch = NULL, *o_cut = NULL, *o_mhz = NULL;
+    int uart = 0, verbose = 0, i, o_help = 0, o_version = 0, o_force = 0, o_armor = 0;
+    int watch_hits = 0, watch_read = 0, restored = 0;
+    unsigned watch = 0;
+    unsigned long long cut = 0;
+    char ibuf[4096], err[512] = "";
     const cli_opt opts[] = {
         {"help", 'h', NULL, &o_help},     {"version", 0, NULL, &o_version},
-        {"report", 0, NULL, &report},     {"uart", 0, NULL, &uart},
+        {"report", 0, NULL, &s->report},  {"uart", 0, NULL, &uart},
         {"verbose", 'v', NULL, &verbose}, {"force", 0, NULL, &o_force},
         {"armor", 0, NULL, &o_armor},     {"raw", 0, NULL, &out_raw},
         {"params", 0, &o_params, NULL},   {"image", 0, &image, NULL},
@@ -410,479 +492,106 @@ int main(int argc, char **argv)
         {"eeprom", 0, &eeprom, NULL},     {"pin", 0, &pinfile, NULL},
         {"watch", 0, &o_watch, NULL},     {"cut", 0, &o_cut, NULL},
         {"mhz", 0, &o_mhz, NULL},         CLI_OPT_END};
-    cli_prog = "tts-card";
-    atexit(release_store);
+    s->cpu = "8032";
+    s->mhz = 3.57;
     if ((i = cli_parse_head(argc, argv, opts)) < 0)
-        return 2;
-    if (o_help) { usage(stdout); return 0; }
-    if (o_version) { printf("tts-card (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE); return 0; }
+        return ST_ERROR;
+    if (o_help)
+        return card_usage(stdout), 0;
+    if (o_version)
+        return printf("tts-card (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE), 0;
     out_force = o_force ? FILEIO_FORCE : 0;
     out_armor = o_armor ? TTS_FILE_ARMOR : 0;
-    if (o_params) { params = o_params; params_given = 1; }
-    if (o_cpu) { cpu = o_cpu; cpu_given = 1; }
-    if (o_watch) {
-        char *e;
-        unsigned long a = strtoul(o_watch, &e, 0), k = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
-        watch_read = !strcmp(e, ":r");
-        if ((*e && !watch_read) || a >= CARD_XRAM_BYTES || k < 1 || k > 8)
-            die_input("bad --watch", o_watch);
-        watch = (unsigned)a + 1;
-        watch_hits = (int)k;
-    }
-    if (o_cut) {
-        char *e;
-        errno = 0;
-        cut = strtoull(o_cut, &e, 10);
-        /* (strtoull takes "-5" as a huge count: digits only) */
-        if (*e || !cut || o_cut[0] < '0' || o_cut[0] > '9' || errno == ERANGE)
-            die_input("bad --cut (a count of instructions, 1 or more)", o_cut);
-    }
+    params = o_params ? o_params : params;
+    s->cpu = o_cpu ? o_cpu : s->cpu;
+    dir = dir ? dir : CARD_IMAGE_DIR;
+    if (o_watch && card_parse_watch(o_watch, &watch, &watch_hits, &watch_read))
+        return cli_fail("bad --watch: %s", o_watch);
+    if (o_cut && card_parse_cut(o_cut, &cut))
+        return cli_fail("bad --cut (a count of instructions, 1 or more): %s", o_cut);
     if (o_mhz) {
         char *e;
-        mhz = strtod(o_mhz, &e);
-        if (*e || !(mhz > 0.001 && mhz < 1000)) die_input("bad --mhz", o_mhz);
+        s->mhz = strtod(o_mhz, &e);
+        if (*e || !(s->mhz > 0.001 && s->mhz < 1000))
+            return cli_fail("bad --mhz: %s", o_mhz);
     }
-    if (i >= argc) {
-        fprintf(stderr, "tts-card: no subcommand given\ntts-card: see 'tts-card --help'\n");
-        return 2;
-    }
+    if (i >= argc)
+        return cli_usage("no subcommand given");
     if (out_armor && out_raw)
-        die_input("--armor and --raw exclude each other", NULL);
+        return cli_fail("--armor and --raw exclude each other");
     if (eeprom && !strcmp(eeprom, "-"))
-        die_input("--eeprom needs a file: the card's state is secret and is read back "
-                  "next time, not a stream", eeprom);
-    if (strcmp(cpu, "8032") && strcmp(cpu, "DS320") && strcmp(cpu, "8051"))
-        die_input("--cpu must be 8032, DS320 or 8051", cpu);
+        return cli_fail("--eeprom needs a file: the card's state is secret and is read back "
+                        "next time, not a stream: -");
+    if (strcmp(s->cpu, "8032") && strcmp(s->cpu, "DS320") && strcmp(s->cpu, "8051"))
+        return cli_fail("--cpu must be 8032, DS320 or 8051: %s", s->cpu);
     if (sodium_init() < 0)
-        die_input("libsodium failed to initialise", NULL);
+        return cli_fail("libsodium failed to initialise");
     if (!strcmp(argv[i], "report")) {
-        if (i + 1 != argc) {
-            fprintf(stderr, "tts-card: report takes no arguments (give --params and --cpu "
-                            "before it): '%s'\ntts-card: see 'tts-card --help'\n", argv[i + 1]);
-            return 2;
-        }
         const tts_params *only = NULL;
-        if (params_given && !(only = tts_params_get(params)))
-            die_input("unknown parameter set", params);
-        return card_report_all(dir, mhz, verbose, only, cpu_given ? cpu : NULL);
+        if (i + 1 != argc)
+            return cli_usage("report takes no arguments (give --params and --cpu before it): "
+                             "'%s'", argv[i + 1]);
+        if (o_params && !(only = tts_params_get(params)))
+            return cli_fail("unknown parameter set: %s", params);
+        return card_report_all(dir, s->mhz, verbose, only, o_cpu ? s->cpu : NULL);
     }
-    const tts_params *p = tts_params_get(params);
-    if (!p)
-        die_input("unknown parameter set", params);
-    const unsigned m = tts_params_m(p), n = tts_params_n(p);
-    const size_t skb = tts_sk_bytes(p), pkb = tts_pk_bytes(p);
-    const unsigned segk = 255 / m;
-    const size_t nmono = pkb / m, nseg = (nmono + segk - 1) / segk;
-    char ibuf[4096];
-    const int o_image = image != NULL;
-    if (!image) {
-        image = card_image_path(dir, p, ibuf, sizeof ibuf);
-        if (!strcmp(cpu, "8051")) /* the 128-byte family */
-            snprintf(ibuf, sizeof ibuf, "%s/%s-128.ihx", dir, tts_params_id(p));
-    }
-    struct stat st;
-    if (stat(image, &st) != 0)
-    {
-        /* run from the build tree, the images are in 8051/, not installed */
-        if (!o_image && !getenv("TTS_CARD_DIR") && strcmp(dir, "8051") != 0 &&
-            stat("8051/tts-20-28.ihx", &st) == 0)
-            fprintf(stderr, "tts-card: no card image %s; in the build tree, pass "
-                    "--image-dir 8051\n", image);
-        else
-            fprintf(stderr, "tts-card: no card image: %s\n", image);
-        exit(2);
-    }
-    /* the documented refusal first: a larger image would only time out */
-    if (!strcmp(cpu, "8051")) {
-        long iram = card_image_iram(image, NULL, NULL);
-        if (iram < 0 || iram > 128)
-            die_input("--cpu 8051 needs an image whose internal RAM fits 128 bytes", image);
-    }
-    const int prof_ok = check_image(image, cpu, mhz, uart, p);
-
-    if (pinfile)
-        pinlen = read_pin(pinfile, pin);
-    card_state cs;
-    uint8_t *xram = malloc(CARD_XRAM_BYTES);
-    card_state hs; /* the state before the subcommands, for the cross-checks */
-    if (!xram || card_state_init(&cs, p) != 0 || card_state_init(&hs, p) != 0)
-        die_input("out of memory", NULL);
+    if (!(s->p = tts_params_get(params)))
+        return cli_fail("unknown parameter set: %s", params);
+    s->m = tts_params_m(s->p), s->n = tts_params_n(s->p);
+    s->skb = tts_sk_bytes(s->p), s->pkb = tts_pk_bytes(s->p);
+    s->segk = 255 / s->m;
+    s->nseg = (s->pkb / s->m + s->segk - 1) / s->segk;
+    s->eeprom = eeprom;
+    if (card_find_image(dir, s->p, s->cpu, image, ibuf, sizeof ibuf, &s->image) ||
+        card_check_image(s->image, s->cpu, s->mhz, uart, s->p, &s->prof_ok))
+        return ST_ERROR;
+    /* secrets from here on: the PIN, the state file's key, put-key's */
+    if (pinfile && card_read_pin(pinfile, s->pin, &s->pinlen))
+        return ST_ERROR;
+    if (!(s->xram = malloc(CARD_XRAM_BYTES)) || card_state_init(&s->cs, s->p) ||
+        card_state_init(&s->hs, s->p))
+        return cli_fail("out of memory");
     /* the state file: locked from here until the new state is stored */
-    int restored = 0;
-    if (eeprom) {
-        char err[512] = "";
-        if (card_store_open(&store, eeprom, &cs, xram, &restored, err, sizeof err) != 0)
-            die_input(err, NULL);
-        card_state_copy(&hs, &cs);
-    }
-    card_batch b;
-    card_init(&b, image, cpu, mhz);
-    b.uart = uart;
-    b.verbose = verbose;
-    b.cut = cut;
-    b.watch = watch;
-    b.watch_hits = watch_hits;
-    b.watch_read = watch_read;
-    b.xram_in = restored ? xram : NULL;
-    b.xram_out = eeprom ? xram : NULL;
-
-    /* parse the subcommands into the batch */
-    subcmd *sc = calloc((size_t)argc, sizeof *sc);
-    size_t nsc = 0;
-    if (!sc)
-        die_input("out of memory", NULL);
-    while (i < argc) {
-        subcmd *s = &sc[nsc];
-        s->name = argv[i];
-        s->prof = (size_t)-1;
-        const char *w = argv[i++];
-        s->first = b.ncmd;
-        if (!strcmp(w, "info")) {
-            s->kind = SC_INFO;
-            card_add(&b, CARD_GET_INFO, 0, 0, NULL, 0);
-        } else if (!strcmp(w, "genkey")) {
-            s->kind = SC_GENKEY;
-            if (i + 1 >= argc || strcmp(argv[i], "--seed")) die_input("genkey needs --seed FILE", NULL);
-            read_exact(argv[i + 1], s->seed, 32, "a seed", TTSFILE_PRIVATE);
-            i += 2;
-            if (!pinlen) die_input("genkey needs --pin (the PIN of the new key)", NULL);
-            check_new_pin(pin, pinlen);
-            card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
-            card_add(&b, CARD_GENERATE_KEY, 0, 0, s->seed, 32);
-        } else if (!strcmp(w, "export-pk")) {
-            s->kind = SC_EXPORT;
-            if (i + 1 >= argc || strcmp(argv[i], "-o")) die_input("export-pk needs -o FILE", NULL);
-            s->out = argv[i + 1];
-            check_output(s->out, image, eeprom);
-            to_stdout += !strcmp(s->out, "-");
-            i += 2;
-            for (size_t g = 0; g < nseg; g++) {
-                card_add(&b, CARD_GET_PK_SEGMENT, (uint8_t)(g >> 8), (uint8_t)g, NULL, 0);
-                if (report)
-                    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-            }
-        } else if (!strcmp(w, "put-key")) {
-            s->kind = SC_PUT;
-            if (i >= argc) die_input("put-key needs FILE", NULL);
-            s->key = malloc(skb);
-            if (!s->key)
-                die_input("out of memory", NULL);
-            read_secret_key(argv[i], p, s->key);
-            /* as tts sign does: a key the library refuses never reaches a
-             * card (the ROM image without COMMIT's check would take it) */
-            if (tts_sk_check(p, s->key) != TTS_OK)
-                die_input("not a valid secret key (the library's key check refuses it); "
-                          "nothing sent to the card", argv[i]);
-            i++;
-            if (!pinlen) die_input("put-key needs --pin (the PIN of the new key)", NULL);
-            check_new_pin(pin, pinlen);
-            card_add(&b, CARD_SET_PIN, 0, 0, pin, (uint8_t)pinlen);
-            for (size_t off = 0; off < skb; off += 255) {
-                size_t len = skb - off < 255 ? skb - off : 255;
-                card_add(&b, CARD_PUT_KEY, (uint8_t)(off >> 8), (uint8_t)off, s->key + off, (uint8_t)len);
-                if (report)
-                    card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-            }
-            /* the check points bind the install to the key's public key */
-            if (card_add_commit(&b, p, s->key) == (size_t)-1)
-                die_input("the library cannot make the key's check points", argv[i - 1]);
-        } else if (!strcmp(w, "sign")) {
-            s->kind = SC_SIGN;
-            int have_digest = 0;
-            const char *msgfile = NULL;
-            while (i + 1 < argc && (!strcmp(argv[i], "--digest") || !strcmp(argv[i], "--digest-file") ||
-                                    !strcmp(argv[i], "--message") || !strcmp(argv[i], "-o"))) {
-                const char *o = argv[i], *val = argv[i + 1];
-                i += 2;
-                if (!strcmp(o, "-o")) {
-                    s->out = val;
-                    check_output(val, image, eeprom);
-                    to_stdout += !strcmp(val, "-");
-                } else if (!strcmp(o, "--message")) {
-                    msgfile = val;
-                } else if (have_digest++) {
-                    die_input("sign takes one --digest or --digest-file", val);
-                } else if (!strcmp(o, "--digest-file")) {
-                    read_exact(val, s->digest, m, "a digest", 0);
-                } else if (cli_hex(val, strlen(val), s->digest, m) != (long)m) {
-                    /* always hex: a file of that name is never read */
-                    fprintf(stderr, "tts-card: --digest needs %u bytes of hex (%u digits); "
-                            "a digest in a file: --digest-file FILE\n", m, 2 * m);
-                    exit(2);
-                }
-            }
-            if (have_digest && msgfile)
-                die_input("sign: give --digest, --digest-file or --message, not two", msgfile);
-            if (!have_digest) {
-                size_t ml = 0;
-                uint8_t *msg = msgfile ? read_file(msgfile, MESSAGE_MAX_BYTES, 0, &ml) : NULL;
-                tts_digest(p, s->digest, msg ? msg : (const uint8_t *)"", ml);
-                tts_file_free(msg, ml);
-            }
-            if (pinlen)
-                card_add_verify(&b, pin, pinlen);
-            s->ctr_at = card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
-            card_add(&b, CARD_SIGN, 0, 0, s->digest, (uint8_t)m);
-        } else if (!strcmp(w, "verify")) {
-            s->kind = SC_VERIFY;
-            if (!pinlen) die_input("verify needs --pin", NULL);
-            card_add_verify(&b, pin, pinlen);
-        } else if (!strcmp(w, "counter")) {
-            s->kind = SC_COUNTER;
-            card_add(&b, CARD_GET_COUNTER, 0, 0, NULL, 0);
-        } else if (!strcmp(w, "cycles")) {
-            s->kind = SC_CYCLES;
-            card_add(&b, CARD_GET_CYCLES, 0, 0, NULL, 0);
-        } else if (!strcmp(w, "apdu")) {
-            s->kind = SC_APDU;
-            if (i >= argc) die_input("apdu needs HEX", NULL);
-            uint8_t raw[300];
-            long len = cli_hex(argv[i], strlen(argv[i]), raw, sizeof raw);
-            if (len < 6 || len != 6 + raw[4])
-                die_input("apdu: need CLA INS P1 P2 Lc data[Lc] Le (6 + Lc bytes of hex)", argv[i]);
-            i++;
-            card_add_raw(&b, raw, (int)len);
-        } else {
-            fprintf(stderr, "tts-card: unknown subcommand %s\n", w);
-            usage(stderr);
-            exit(2);
-        }
-        s->count = b.ncmd - s->first;
-        if (report && s->kind != SC_CYCLES) {
-            s->prof = b.ncmd;
-            card_add(&b, prof_ok ? CARD_GET_PROFILE : CARD_GET_CYCLES, 0, 0, NULL, 0);
-        }
-        nsc++;
-    }
-
+    if (eeprom && card_store_open(&store, eeprom, &s->cs, s->xram, &restored, err, sizeof err))
+        return cli_fail("%s", err);
+    card_state_copy(&s->hs, &s->cs);
+    card_init(&s->b, s->image, s->cpu, s->mhz);
+    s->b.uart = uart, s->b.verbose = verbose, s->b.cut = cut;
+    s->b.watch = watch, s->b.watch_hits = watch_hits, s->b.watch_read = watch_read;
+    s->b.xram_in = restored ? s->xram : NULL;
+    s->b.xram_out = eeprom ? s->xram : NULL;
+    /* a key install cut before its answer: which key took (run_session) */
+    if (s->cs.pending)
+        card_add(&s->b, CARD_GET_PK_SEGMENT, 0, 0, NULL, 0);
+    int rc = add_all(s, argc, argv, i);
+    if (rc)
+        return rc;
     /* every input is read: no output may be one, nor be named twice (the
      * EEPROM file is the card's state, an output of its own) */
-    fileio_note_input(image);
-    for (size_t k = 0; k <= nsc; k++) {
-        const char *out = k < nsc ? sc[k].out : eeprom;
-        char err[512];
-        if (out && fileio_claim_output(out, k < nsc ? out_force : FILEIO_FORCE | FILEIO_INPLACE,
+    fileio_note_input(s->image);
+    for (size_t k = 0; k <= s->nsc; k++) {
+        const char *out = k < s->nsc ? s->sc[k].out : eeprom;
+        if (out && fileio_claim_output(out, k < s->nsc ? out_force : FILEIO_FORCE | FILEIO_INPLACE,
                                        err, sizeof err) != FILEIO_OK)
-            die_input(err, NULL);
+            return cli_fail("%s", err);
     }
-    /* an object on standard output: the report goes to standard error,
-     * and binary never to a terminal */
-    if (to_stdout > 1)
-        die_input("one output at most may be standard output (-o -)", NULL);
-    if (to_stdout && !out_armor && isatty(STDOUT_FILENO))
-        die_input("refusing to write binary data to a terminal; use -o FILE or --armor", NULL);
-    rep = to_stdout ? stderr : stdout;
-    if (card_run(&b) != 0)
-        exit(2); /* card_run said why */
-    for (size_t k = 0; k < b.ncmd && k < b.nresp; k++)
-        card_state_track(&cs, &b.cmd[k], &b.resp[k]);
-    /* nothing leaves the session (no answer printed, no file, no exit 0)
-     * before the card's new state is stored: a failed save is a failed
-     * session, or a wrong PIN would be answered again and a counter reused */
-    if (eeprom) {
-        char err[512] = "";
-        if (card_store_save(&store, &cs, xram, err, sizeof err) != 0) {
-            fprintf(stderr, "tts-card: cannot store the card's state, the session failed and "
-                            "its answers are withheld: %s\n", err);
-            exit(2);
-        }
-        card_store_close(&store);
-    }
-    int status = 0;
-    for (int h = 0; h < watch_hits; h++)
-        fprintf(rep, "watch: %s %d %s 0x%04X after %llu instructions\n",
-                watch_read ? "read" : "write", h + 1, watch_read ? "of" : "to", watch - 1,
-                b.watch_at[h]);
-    if (watch || cut)
-        fprintf(rep, "instructions: %llu\n", b.insts);
-    if (cut) { /* a power cut: the state as it was left, no answer checked */
-        fprintf(rep, "cut: after %llu instructions, %zu of %zu commands answered\n", cut,
-                b.nresp, b.ncmd);
-        sodium_memzero(pin, sizeof pin);
-        tts_file_free(xram, CARD_XRAM_BYTES);
-        subcmds_free(sc, nsc, (size_t)argc, skb);
-        card_state_free(&hs);
-        card_state_free(&cs);
-        card_free(&b);
-        return 0;
-    }
+    /* an object on standard output: the report to standard error, and
+     * binary never to a terminal */
+    if (s->to_stdout > 1)
+        return cli_fail("one output at most may be standard output (-o -)");
+    if (s->to_stdout && !out_armor && isatty(STDOUT_FILENO))
+        return cli_fail("refusing to write binary data to a terminal; use -o FILE or --armor");
+    s->rep = s->to_stdout ? stderr : stdout;
+    return run_session(s, cut);
+}
 
-    /* host view of the active key, for the cross-checks */
-    uint8_t *hsk = malloc(skb), *hpk = malloc(pkb);
-    int hkey = 0;
-    if (!hsk || !hpk)
-        die_input("out of memory", NULL);
-    size_t k0 = 0;
-    if (hs.active) {
-        memcpy(hsk, hs.sk, skb);
-        hkey = host_key(p, hsk, hpk);
-    }
-    int cpc = card_clocks_per_cycle(cpu);
-    for (size_t s = 0; s < nsc; s++) {
-        subcmd *c = &sc[s];
-        /* the host's key view advances command by command */
-        card_resp *r = &b.resp[c->kind == SC_SIGN ? c->first + c->count - 1 : c->first];
-        int bad = 0;
-        for (size_t k = c->first; k < c->first + c->count; k++)
-            if (b.resp[k].sw != CARD_SW_OK && c->kind != SC_APDU) {
-                if (!bad)
-                    fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", c->name,
-                            b.resp[k].sw, card_sw_name(b.resp[k].sw));
-                bad = 1;
-            }
-        /* an answer of the wrong length is refused, whatever its status */
-        for (size_t k = c->first; !bad && k <= c->first + c->count; k++) {
-            size_t kk = k < c->first + c->count ? k : c->prof;
-            if (kk == (size_t)-1 || b.cmd[kk].raw_len >= 0 || b.resp[kk].sw != CARD_SW_OK)
-                continue;
-            int want = card_answer_len(&b.cmd[kk], m, n);
-            if (want >= 0 && b.resp[kk].len != want) {
-                fprintf(stderr, "tts-card: %s: the card answered %u bytes to INS %02X, "
-                        "expected %d\n", c->name, b.resp[kk].len, b.cmd[kk].ins, want);
-                bad = 1;
-            }
-        }
-        for (size_t k = k0; k < c->first + c->count; k++)
-            card_state_track(&hs, &b.cmd[k], &b.resp[k]);
-        k0 = c->first + c->count;
-        if (hs.active && memcmp(hs.sk, hsk, skb) != 0 ? 1 : (hs.active && !hkey)) {
-            memcpy(hsk, hs.sk, skb);
-            hkey = host_key(p, hsk, hpk);
-        }
-        if (bad) {
-            status = 1;
-        } else if (c->kind == SC_INFO) {
-            fprintf(rep, "info: %s m=%u n=%u v=%u a=%u b=%u format=%u segment=%u\n",
-                   tts_params_name(p), r->data[0], r->data[1], r->data[2],
-                   r->data[3], r->data[4], r->data[5], r->data[6]);
-            if (r->len != 7 || r->data[0] != m || r->data[1] != n) {
-                fprintf(stderr, "tts-card: the image is not %s\n", tts_params_name(p));
-                status = 1;
-            }
-        } else if (c->kind == SC_GENKEY) {
-            fprintf(rep, "genkey: ok\n");
-        } else if (c->kind == SC_EXPORT) {
-            uint8_t *pk = malloc(pkb);
-            size_t got = 0;
-            if (!pk)
-                die_input("out of memory", NULL);
-            for (size_t k = c->first; k < c->first + c->count; k++) {
-                if (b.cmd[k].ins != CARD_GET_PK_SEGMENT)
-                    continue;
-                size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
-                if (b.resp[k].len != want) {
-                    fprintf(stderr, "tts-card: segment %zu: %u bytes, expected %zu\n",
-                            (k - c->first), b.resp[k].len, want);
-                    status = 1;
-                    break;
-                }
-                memcpy(pk + got, b.resp[k].data, want);
-                got += want;
-            }
-            if (got == pkb) {
-                /* a key that differs from the host's is reported, not written */
-                int same = !hkey || memcmp(pk, hpk, pkb) == 0;
-                if (same)
-                    write_object(c->out, TTS_FILE_PUBLIC_KEY, p, pk);
-                fprintf(rep, "export-pk: %zu bytes %s %s%s\n", pkb, same ? "to" : "NOT written to",
-                        fileio_display(c->out),
-                        !hkey ? "" : same ? " (equals the host's public key)"
-                                          : " (DIFFERS FROM the host's public key)");
-                if (!same)
-                    status = 1;
-            }
-            free(pk);
-        } else if (c->kind == SC_PUT) {
-            fprintf(rep, "put-key: committed\n");
-        } else if (c->kind == SC_SIGN) {
-            /* every signature the card returns is verified under the public
-             * key of the key the host knows it holds, before it is shown or
-             * written: a faulty key's signatures leak that key */
-            uint32_t ctr = card_be32(b.resp[c->ctr_at].data);
-            fprintf(rep, "counter: %u\n", ctr);
-            if (!hkey) {
-                fprintf(stderr, "tts-card: sign: the host knows no valid key of this card to "
-                        "verify its signature with: withheld\n");
-                status = 1;
-            } else {
-                uint8_t hsig[TTS_MAX_N], key[32];
-                tts_stream rng;
-                tts_card_stream_key(p, key, hsk, ctr, c->digest);
-                tts_stream_init(&rng, key);
-                sodium_memzero(key, sizeof key);
-                int rc = tts_sign_digest(p, hsig, c->digest, hsk, tts_stream_rng, &rng);
-                int same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
-                unsigned calls = rng.calls; /* before the wipe */
-                tts_stream_wipe(&rng);
-                int ok = r->len == n && tts_verify_digest(p, r->data, c->digest, hpk) == TTS_OK;
-                if (ok) {
-                    fprintf(rep, "sig: ");
-                    print_hex(rep, r->data, r->len);
-                    fprintf(rep, "\n");
-                    if (c->out)
-                        write_object(c->out, TTS_FILE_SIGNATURE, p, r->data);
-                } else {
-                    fprintf(stderr, "tts-card: sign: the card's signature does not verify "
-                            "under its key's public key: withheld%s\n",
-                            c->out ? ", nothing written" : "");
-                }
-                fprintf(rep, "sign: %s the host's signature (%u attempt%s), %s\n",
-                        same ? "equals" : "DIFFERS FROM", calls, calls == 1 ? "" : "s",
-                        ok ? "verifies" : "DOES NOT VERIFY");
-                if (!same || !ok)
-                    status = 1;
-            }
-        } else if (c->kind == SC_CYCLES) {
-            uint32_t cy = card_be32(r->data);
-            fprintf(rep, "cycles: %u (%.2f ms at %g MHz, %s)\n", cy, card_ms_of(cy, 12, mhz), mhz,
-                   cpc == 12 ? "12T" : "timer count; 4T cores: use --report");
-        } else if (c->kind == SC_VERIFY) {
-            fprintf(rep, "verify: ok\n");
-        } else if (c->kind == SC_COUNTER) {
-            fprintf(rep, "counter: %u\n", card_be32(r->data));
-        } else if (c->kind == SC_APDU) {
-            fprintf(rep, "apdu: %02X ", r->len);
-            print_hex(rep, r->data, r->len);
-            fprintf(rep, "%s%04X\n", r->len ? " " : "", r->sw);
-            if (r->sw != CARD_SW_OK)
-                status = 1;
-        }
-        if (c->prof != (size_t)-1 && !bad) {
-            /* cycles: the GET CYCLES after each segment/PUT plus the final
-             * GET PROFILE; on 4T cores the tick difference instead */
-            unsigned long long cy = 0, ch = 0;
-            for (size_t k = c->first; k < c->first + c->count; k++)
-                if (b.cmd[k].ins == CARD_GET_CYCLES && b.cmd[k].raw_len < 0 && c->kind != SC_CYCLES)
-                    cy += card_be32(b.resp[k].data);
-            cy += card_be32(b.resp[c->prof].data);
-            ch = prof_ok ? card_be32(b.resp[c->prof].data + 4) : 0;
-            if (cpc == 12) {
-                fprintf(rep, "report: %-9s %10llu cycles %10.2f ms", c->name, cy, card_ms_of(cy, 12, mhz));
-                if (c->kind == SC_SIGN && prof_ok)
-                    fprintf(rep, "  (ChaCha20 %llu cycles %.2f ms, core %llu cycles %.2f ms)", ch,
-                           card_ms_of(ch, 12, mhz), cy - ch, card_ms_of(cy - ch, 12, mhz));
-                else if (c->kind == SC_SIGN)
-                    fprintf(rep, "  (ChaCha20 not counted apart: the image has no GET PROFILE)");
-                fprintf(rep, "  [%s, %g MHz]\n", cpu, mhz);
-            } else {
-                unsigned long long t1 = card_ticks_prefix(&b, c->first + c->count);
-                /* (sign: SIGN alone, not the VERIFY and GET COUNTER before it) */
-                unsigned long long t0 = card_ticks_prefix(&b, c->first + c->count -
-                                                              (c->kind == SC_SIGN ? 1 : c->count));
-                unsigned long long d = t1 > t0 ? t1 - t0 : 0;
-                fprintf(rep, "report: %-9s %10llu cycles %10.2f ms  [%s, %g MHz, from %llu simulated ticks]\n",
-                       c->name, d / cpc, d / (mhz * 1000.0), cpu, mhz, d);
-            }
-        }
-    }
-    /* secrets: the key copies, put-key buffers, the PIN, the card's memory */
-    sodium_memzero(pin, sizeof pin);
-    tts_file_free(xram, CARD_XRAM_BYTES);
-    subcmds_free(sc, nsc, (size_t)argc, skb);
-    tts_file_free(hsk, skb);
-    free(hpk);
-    card_state_free(&hs);
-    card_state_free(&cs);
-    card_free(&b);
+int main(int argc, char **argv)
+{
+    session s;
+    memset(&s, 0, sizeof s);
+    cli_prog = "tts-card";
+    atexit(release_store);
+    int status = run(&s, argc, argv);
+    session_free(&s);
     return status;
 }
