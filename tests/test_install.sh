@@ -21,7 +21,9 @@ if ! command -v pkg-config >/dev/null 2>&1; then
     tap_end
 fi
 make -C "$top_builddir" install DESTDIR="$dir/root" >make.out 2>&1
-check $? "make install DESTDIR=..."
+rc=$?
+[ $rc = 0 ] || tail -n 20 make.out >err
+check $rc "make install DESTDIR=..."
 R=$dir/root$prefix
 export PKG_CONFIG_PATH="$R/lib/pkgconfig" LD_LIBRARY_PATH="$R/lib"
 flags=$(pkg-config --define-variable=prefix="$R" --cflags --libs tts 2>err)
