@@ -103,9 +103,10 @@ case " $* " in
 *CARD_ROM*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0020" code0=$(printf 0x%04X $((0x0100 + $(pv XGFT)))) ;;
 esac
 # (-DCARD_ROM_FILL_GAP: RGAP right after the vectors, and more functions in
-# it, the constants after it: a gap with no byte to spare, checked below)
+# it, the constants after it: a gap with no byte to spare, checked below;
+# -DCARD_ROM_NEAR: RGAP right after the vectors, stream_wipe in it)
 case " $* " in
-*CARD_ROM_FILL_GAP*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0018" ;;
+*CARD_ROM_FILL_GAP*|*CARD_ROM_NEAR*) gap="-Wl-bRVEC=0x0000 -Wl-bRGAP=0x0018" ;;
 esac
 # an awk function: hex(s), the value of the upper-case hex digits s (the
 # link map's addresses and lengths; mawk has no strtonum)

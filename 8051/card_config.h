@@ -81,6 +81,20 @@ typedef uint8_t arena_t;
 typedef uint8_t arena_t;
 #define IRAM_TOP 0xFF
 #endif
+/* -DCARD_ROM_NEAR (the 4 KB image within 224 ms with the check points,
+ * tts-20-28-rom4k-points.ihx): NCALL and NJMP, the ROM family's calls and
+ * jumps that the link of that image allows in two bytes (the target in the
+ * same 2 KB page: aslink refuses any other), are ACALL and AJMP; else
+ * LCALL and LJMP, three bytes. Either takes two machine cycles: the cycles
+ * stay. With it the area RGAP starts right after the vectors, with
+ * stream_wipe in it (build-image.sh, chacha.c). */
+#ifdef CARD_ROM_NEAR
+#define NCALL acall
+#define NJMP ajmp
+#else
+#define NCALL lcall
+#define NJMP ljmp
+#endif
 #ifdef CARD_C_KERNELS
 #define CARD_C_SETUP        /* the set-up kernels' C twins as well */
 #endif

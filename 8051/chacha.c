@@ -242,11 +242,11 @@ void stream_init_card(void) __naked
 void chacha_block_prof(void) __naked
 {
     __asm
-        lcall cc_t0
+        NCALL cc_t0
         push 0x02
         push 0x03
-        lcall _chacha_block
-        lcall cc_t0
+        NCALL _chacha_block
+        NCALL cc_t0
         pop  b                      ; t0, high
         pop  acc                    ; t0, low
         xch  a, r2
@@ -301,7 +301,7 @@ void stream_init(__xdata uint8_t *key) __naked
         ; the key at DPTR to P2:R1 (X_STR + 16), then counter and nonce 0
     cc_si_k:
         mov  r7, #32
-        lcall cc_xmv
+        NCALL cc_xmv
         clr  a
         mov  r7, #16
     cc_si_zero:
@@ -324,7 +324,7 @@ void stream_init(__xdata uint8_t *key) __naked
 void cc_wipe(void) __naked /* (stream_wipe, placed by CARD_ROM_FILL_GAP) */
 {
     __asm
-#ifdef CARD_ROM_FILL_GAP
+#if defined(CARD_ROM_FILL_GAP) || defined(CARD_ROM_NEAR)
         .area RGAP (CODE)
 #endif
     _stream_wipe::
@@ -341,7 +341,7 @@ void cc_wipe(void) __naked /* (stream_wipe, placed by CARD_ROM_FILL_GAP) */
         inc  r1
         cjne r1, #((X_STR + 128) & 0xff), cc_wb
         ret
-#ifdef CARD_ROM_FILL_GAP
+#if defined(CARD_ROM_FILL_GAP) || defined(CARD_ROM_NEAR)
         .area CSEG (CODE)
 #endif
     __endasm;
@@ -354,17 +354,17 @@ void stream_init_card(void) __naked
         mov  P2, #(X_STR >> 8)
         mov  r1, #((X_STR + 16) & 0xff)
         mov  r7, #32
-        lcall cc_xmv
+        NCALL cc_xmv
         mov  dptr, #_sig_ctr
         mov  r7, #4
-        lcall cc_xmv
+        NCALL cc_xmv
         mov  dptr, #X_CMD
         mov  r7, #12
-        lcall cc_xmv
-        lcall CC_BLOCK
+        NCALL cc_xmv
+        NCALL CC_BLOCK
         mov  dptr, #(X_STR + 64)    ; (sigma stays)
         mov  r1, #((X_STR + 16) & 0xff)
-        lcall cc_si_k
+        NCALL cc_si_k
         CC_KEY_TAIL
         ret
     __endasm;
@@ -380,7 +380,7 @@ void stream_take_k(void) __naked
 {
     __asm
         push 0x00                   ; R0 (bank 0): dst
-        lcall cc_fill
+        NCALL cc_fill
         pop  0x00
         mov  r7, _k_cnt
         mov  a, _st_pos
@@ -396,16 +396,16 @@ void stream_take_k(void) __naked
         add  a, #((X_STR + 64) & 0xff)
         mov  r1, a
         mov  P2, #(X_STR >> 8)
-        ljmp _rk_l1in
+        NJMP _rk_l1in
 #if 64 % V
     cc_tb:                          ; byte by byte: n and dst on the stack
         push 0x07
         push 0x00
-        lcall _stream_byte
+        NCALL _stream_byte
         pop  0x00
         pop  0x07
         mov  a, dpl
-        lcall _rk_l1of
+        NCALL _rk_l1of
         mov  @r0, a
         inc  r0
         djnz r7, cc_tb
@@ -418,7 +418,7 @@ uint8_t stream_byte(void) __naked
 {
     __asm
 #if 64 % V
-        lcall cc_fill
+        NCALL cc_fill
         mov  a, _st_pos
         inc  _st_pos
         add  a, #((X_STR + 64) & 0xff)
@@ -433,7 +433,7 @@ uint8_t stream_byte(void) __naked
     cc_fill:
         mov  a, _st_pos
         cjne a, #64, cc_f1              ; public: the position in the stream
-        lcall CC_BLOCK
+        NCALL CC_BLOCK
         mov  _st_pos, #0
     cc_f1:
         ret

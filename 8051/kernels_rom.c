@@ -260,7 +260,7 @@ void matvec_rom(void) __naked
         ret
 #ifndef CARD_ROM_MV_ROLL
     mr_colj:
-        ljmp mr_col
+        NJMP mr_col
 #endif
     __endasm;
 }
@@ -281,7 +281,7 @@ void matvec_rom(void) __naked
 void rk_build(void) __naked
 {
     __asm
-        lcall _rk_layer
+        NCALL _rk_layer
         mov  r0, _rk_p0
         mov  P2, (_rk_p0 + 1)     ; the term records, P2:R0
         mov  _rk_row, #0
@@ -407,7 +407,7 @@ void rk_build(void) __naked
         mov  a, (_IA + 1)
         lcall _rk_l1of            ; (keeps R0, R1 and P2)
         mov  @r1, a
-        ljmp rb_done
+        NJMP rb_done
     rb_out:
         ; the row to X_SL (column c at X_SL + c GST + row), from column
         ; dim down to 0, each byte of the buffer cleared
@@ -448,9 +448,9 @@ void rk_build(void) __naked
         mov  (_rk_p0 + 1), P2
         ret
     rb_next:
-        ljmp rb_row
+        NJMP rb_row
     rb_zero:
-        ljmp rb_out
+        NJMP rb_out
     __endasm;
 }
 
@@ -711,15 +711,15 @@ void rs_solve(void) __naked
         dec  r4
         sjmp rs_bcol
     rs_pivj:
-        ljmp rs_piv
+        NJMP rs_piv
     rs_colj:
-        ljmp rs_col
+        NJMP rs_col
     rs_bdone:
         mov  a, #(_IA + IX_OFF)   ; x[lo .. lo + n) to L1
         add  a, _k_lo
         mov  r0, a
         mov  r7, _k_dim
-        ljmp _rk_l1x
+        NJMP _rk_l1x
     __endasm;
 }
 #endif
@@ -761,7 +761,7 @@ void rk_solve(void) __naked
         add  a, #(_IA + IX_OFF)
         mov  r0, a
         mov  r7, _k_dim
-        ljmp _rk_l1x
+        NJMP _rk_l1x
     __endasm;
 }
 #endif

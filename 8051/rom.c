@@ -159,7 +159,7 @@ void rm_main(void) __naked
         mov  dptr, #X_JRNL
         movx a, @dptr
         cjne a, #NV_MAGIC, rm_nojr ; a key install was cut: finish it
-        lcall _rm_install
+        NCALL _rm_install
     rm_nojr:
         acall rm_unstage          ; (after the journal, which reads X_PINST)
         lcall _rk_tfill           ; the active key's coefficients in them
@@ -470,7 +470,7 @@ void rm_main(void) __naked
         mov  dptr, #_rm_last
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
-        ljmp rm_xmove
+        NJMP rm_xmove
 
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
@@ -577,18 +577,18 @@ void rm_main(void) __naked
         jnc  rs_6985
         acall rm_wclr             ; the record, cleared before the check
 #ifndef CARD_ROM_NO_CHECK
-        lcall _rm_points
+        NCALL _rm_points
         jz   rs_6a80
 #ifndef CARD_ROM_POINT_ONLY
         lcall _rm_check
         jz   rs_6a80
 #endif
 #endif
-        lcall _rm_kcard
+        NCALL _rm_kcard
         mov  dptr, #X_JRNL
         mov  a, #NV_MAGIC
         movx @dptr, a
-        ljmp _rm_install
+        NJMP _rm_install
 
         ; A key install takes its PIN and every byte of its key from the
         ; session that commits it (docs/CARD.md, Threat model): at reset
@@ -715,9 +715,10 @@ void rm_main(void) __naked
     rp_next:
         djnz r7, rp_byte
         ret
-    rp_6a86:                      ; (past 0x0800: LJMP)
-        ljmp rm_sw_6a86
+    rp_6a86:                      ; (past 0x0800: LJMP, or AJMP where the
+                                  ; link allows it: NJMP)
+        NJMP rm_sw_6a86
     rp_6700:
-        ljmp rm_sw_6700
+        NJMP rm_sw_6700
     __endasm;
 }

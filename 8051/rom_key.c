@@ -158,11 +158,11 @@ void rm_points(void) __naked
         acall pt_ix               ; x (DPTR: then w)
         mov  _k_x, #_IA
         mov  _k_cnt, #N
-        lcall _xcopy_k            ; w
+        NCALL _xcopy_k            ; w
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         acall pt_aff
-        lcall _central_eval_rom
+        NCALL _central_eval_rom
         mov  a, _k_k
         add  a, #(2 * N)
         mov  dpl, a
@@ -187,7 +187,7 @@ void rm_points(void) __naked
         mov  dph, #(X_CMD >> 8)
         mov  _k_x, #(_IA + IX_OFF)
         mov  _k_cnt, a
-        ljmp _xcopy_k
+        NJMP _xcopy_k
 
         ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
         ; matrix at DPTR, s right after it (the key's layout: S1 s1, S3
@@ -225,7 +225,7 @@ void rm_points(void) __naked
         push dph
         mov  b, @r1
         inc  r1
-        lcall _rk_gmul
+        NCALL _rk_gmul
         pop  dph
         pop  dpl
         xrl  a, r6
@@ -259,7 +259,7 @@ void rm_moves(void) __naked
         push dpl
         push dph
         jnb  F0, xm_raw
-        lcall _rk_l1of
+        NCALL _rk_l1of
     xm_raw:
         mov  dpl, _rk_p1
         mov  dph, (_rk_p1 + 1)
@@ -286,7 +286,7 @@ void rm_moves(void) __naked
 void rm_kcard(void) __naked
 {
     __asm
-        lcall _stream_wipe        ; K_0 = 0
+        NCALL _stream_wipe        ; K_0 = 0
         mov  _rk_p0, #(X_STAGE & 0xFF)
         mov  (_rk_p0 + 1), #(X_STAGE >> 8)
         mov  _rm_ok, #((SK_BYTES + 31) / 32)
@@ -314,15 +314,15 @@ void rm_kcard(void) __naked
         mov  dptr, #_rm_nonce
         mov  r1, #((X_STR + 52) & 0xFF)
         mov  r7, #12
-        lcall rm_ccopy
+        NCALL rm_ccopy
         lcall _chacha_block
         djnz _rm_ok, kc_blk
         mov  dptr, #(X_STR + 64)
         mov  _rk_p1, #(X_KCST & 0xFF)
         mov  (_rk_p1 + 1), #(X_KCST >> 8)
         mov  r7, #32
-        lcall rm_xmove
-        ljmp _stream_wipe
+        NCALL rm_xmove
+        NJMP _stream_wipe
     __endasm;
 }
 
@@ -341,34 +341,34 @@ void rm_install(void) __naked
         mov  (_rk_p0 + 1), #(_K1_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
-        lcall in_cols
+        NCALL in_cols
         mov  _rk_p0, #_K3_RUNS
         mov  (_rk_p0 + 1), #(_K3_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
-        lcall in_cols
+        NCALL in_cols
         mov  dptr, #(X_STAGE + SK_COEF)
         mov  _rk_p1, #(X_KCO & 0xFF)
         mov  (_rk_p1 + 1), #(X_KCO >> 8)
         mov  r7, #C
-        lcall rm_l1move           ; then X_Ks1 (rk_p1 = X_KCO + C)
+        NCALL rm_l1move           ; then X_Ks1 (rk_p1 = X_KCO + C)
         mov  dptr, #(X_STAGE + SK_s1)
         mov  r7, #M
-        lcall rm_xmove            ; then X_Ks3
+        NCALL rm_xmove            ; then X_Ks3
         mov  dptr, #(X_STAGE + SK_s3)
         mov  r7, #N
-        lcall rm_xmove
+        NCALL rm_xmove
         mov  dptr, #X_KCST
         mov  _rk_p1, #(X_KCARD & 0xFF)
         mov  (_rk_p1 + 1), #(X_KCARD >> 8)
         mov  r7, #32
-        lcall rm_xmove
-        lcall rm_pinst            ; public: staged, or already used up
+        NCALL rm_xmove
+        NCALL rm_pinst            ; public: staged, or already used up
         jnc  in_nopin
         mov  _rk_p1, #(X_PIN & 0xFF)
         mov  (_rk_p1 + 1), #(X_PIN >> 8)
         mov  r7, #(PIN_MAX + 1)
-        lcall rm_xmove            ; (DPTR = X_PINST)
+        NCALL rm_xmove            ; (DPTR = X_PINST)
     in_nopin:
         mov  dptr, #X_TRIES
         mov  a, #PIN_TRIES
@@ -421,7 +421,7 @@ void rm_install(void) __naked
         movx a, @dptr
         push dpl
         push dph
-        lcall _rk_l1of
+        NCALL _rk_l1of
         mov  P2, _k_ckp
         mov  r1, _k_ckl
         movx @r1, a

@@ -167,12 +167,12 @@ __xdata uint16_t rk_att;
 void sign_rom(void) __naked
 {
     __asm
-        lcall _stream_init_card
+        NCALL _stream_init_card
         mov  P2, #(X_CMD >> 8)
         mov  r1, #(X_CMD & 0xFF)
         mov  r0, #(_IA + IX_OFF)  ; x = h, in L1 form
         mov  r7, #M
-        lcall _rk_l1in
+        NCALL _rk_l1in
         mov  _rk_p0, #(X_Ks1 & 0xFF)
         mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
         mov  _rk_p1, #(X_U & 0xFF)
@@ -180,7 +180,7 @@ void sign_rom(void) __naked
         mov  _k_rows, #M
         setb F0
         mov  dptr, #_K1_RUNS
-        lcall _matvec_rom
+        NCALL _matvec_rom
         mov  dptr, #_rk_att
         clr  a
         movx @dptr, a
@@ -189,17 +189,17 @@ void sign_rom(void) __naked
     sr_att:
         mov  r0, #(_IA + IX_OFF)  ; the vinegar, in L1 form
         mov  _k_cnt, #V
-        lcall _stream_take_k
+        NCALL _stream_take_k
         mov  _rk_ok, #1
         mov  _rk_p0, #(X_TERMS & 0xFF)
         mov  (_rk_p0 + 1), #(X_TERMS >> 8)
         mov  _rk_lay, #0
     sr_lay:
-        lcall _rk_build
+        NCALL _rk_build
         mov  a, _k_dim
         dec  a
         jz   sr_one               ; public: rk_build solved a one-unknown layer
-        lcall RK_SOLVE
+        NCALL RK_SOLVE
     sr_one:
         mov  a, _rk_lay
         add  a, #3
@@ -228,7 +228,7 @@ void sign_rom(void) __naked
         mov  _k_rows, #N
         clr  F0
         mov  dptr, #_K3_RUNS
-        lcall _matvec_rom
+        NCALL _matvec_rom
         mov  _rm_la, #N
         ljmp _stream_wipe
     __endasm;

@@ -53,6 +53,19 @@ same_sigs() {
     say $? "$1"
 }
 
+# hex_last IMG: the highest address an Intel HEX image loads, from its
+# data records, in decimal
+hex_last() {
+    awk 'substr($0, 8, 2) == "00" {
+             n = 0; a = 0
+             for (i = 2; i <= 7; i++) {
+                 d = index("0123456789ABCDEF", toupper(substr($0, i, 1))) - 1
+                 if (i <= 3) n = n * 16 + d; else a = a * 16 + d
+             }
+             if (n && a + n - 1 > hi) hi = a + n - 1
+         } END { printf "%d", hi }' "$1"
+}
+
 name=$(basename "${1:?usage: card_set.sh tests/card-M-N[-128].card}" .card)
 set=${name#card-}
 fam=8032
@@ -184,14 +197,7 @@ PY
         # the 8051AH's 4 KB of ROM: the highest address the Intel HEX
         # loads, read from its records (and the build's code_end), and no
         # GET PROFILE (6D00) while GET CYCLES answers
-        hi=$(awk 'substr($0, 8, 2) == "00" {
-                 n = 0; a = 0
-                 for (i = 2; i <= 7; i++) {
-                     d = index("0123456789ABCDEF", toupper(substr($0, i, 1))) - 1
-                     if (i <= 3) n = n * 16 + d; else a = a * 16 + d
-                 }
-                 if (n && a + n - 1 > hi) hi = a + n - 1
-             } END { printf "%d", hi }' "$img")
+        hi=$(hex_last "$img")
         ce=$(sed -n 's/^code_end //p' "${img%.ihx}.sizes")
         [ -n "$hi" ] && [ "$hi" -le 4095 ] && [ "$(printf '0x%04X' "$hi")" = "$ce" ]
         say $? "$lbl: the whole image in an 8051AH's 4 KB ROM: its last byte at $(printf '0x%04X' "${hi:-0}") (code_end $ce)"
@@ -242,6 +248,13 @@ PY
             sk=$W/k0
             bind_checks "$lbl, with the check points: "
             P=$Pn
+            # its size (-DCARD_ROM_NEAR: two-byte calls and jumps where
+            # the link allows them, the gap below GFT filled): the last
+            # byte at most 0x111E, 287 B past 0x0FFF (0x1161 without)
+            hp=$(hex_last "$pt")
+            ce=$(sed -n 's/^code_end //p' "${pt%.ihx}.sizes")
+            [ -n "$hp" ] && [ "$hp" -le $((0x111E)) ] && [ "$(printf '0x%04X' "$hp")" = "$ce" ]
+            say $? "$lbl, with the check points: its last byte at $(printf '0x%04X' "${hp:-0}") (code_end $ce), at most 0x111E"
         fi
     fi
     # -- the same signatures as the 256-byte image
