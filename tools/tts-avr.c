@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tts-avr: drive a libtts AVR image (avr/) on a simulated ATmega328P
- * (libsimavr, tools/avrsim.h).
+ * (libsimavr, host/avrsim.h).
  *
  *   tts-avr [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]
  *   tts-avr [options] report
@@ -95,7 +95,7 @@ static void usage(FILE *f)
 typedef struct {
     const tts_params *p;
     size_t skb, pkb, m, n;
-    avr_state st; /* the keys and PIN as programmed, the EEPROM (tools/avrstate.h) */
+    avr_state st; /* the keys and PIN as programmed, the EEPROM (host/avrstate.h) */
     avrsim *s;
     avrsim_info info;
     /* the invocation */
@@ -503,7 +503,7 @@ static int device_open(device *d, const char *dir, int o_image)
     }
     if (d->state && !strcmp(d->state, "-"))
         return cli_fail("--eeprom needs a file: the device's state is read back next time");
-    if (avr_state_open(&d->st, d->p, d->state, err, sizeof err) != 0)
+    if (avr_state_open(&d->st, d->p, d->state, cli_prog, err, sizeof err) != 0)
         return cli_fail("%s", err);
     if (avrsim_open(&d->s, d->image, d->st.ee, &d->info, err, sizeof err) != AVRSIM_OK)
         return cli_fail("%s", err);

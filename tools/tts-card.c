@@ -26,6 +26,7 @@
 
 #include "card_report.h"
 #include "cardbind.h"
+#include "card_cli.h"
 #include "cardsim.h"
 #include "cardstate.h"
 #include "cli.h"
@@ -552,7 +553,8 @@ static int run(session *s, int argc, char **argv)
         card_state_init(&s->hs, s->p))
         return cli_fail("out of memory");
     /* the state file: locked from here until the new state is stored */
-    if (eeprom && card_store_open(&store, eeprom, &s->cs, s->xram, &restored, err, sizeof err))
+    if (eeprom &&
+        card_store_open(&store, eeprom, cli_prog, &s->cs, s->xram, &restored, err, sizeof err))
         return cli_fail("%s", err);
     card_state_copy(&s->hs, &s->cs);
     card_init(&s->b, s->image, s->cpu, s->mhz);
