@@ -2,7 +2,7 @@
 /*
  * The card protocol (docs/SPEC.md section 7.2, docs/CARD.md): class,
  * instructions and status words, shared by the firmware (8051/apdu.c), the
- * host driver (tools/cardsim.c, tools/tts-card.c) and the APDU fuzzer. Plain
+ * host driver (host/cardsim.c, tools/tts-card.c) and the APDU fuzzer. Plain
  * #defines, so that SDCC and the host compilers read the same file.
  */
 #ifndef TTS_CARD_PROTOCOL_H

@@ -46,7 +46,7 @@
 /* The keys, in flash: the programmer writes them (the host driver writes
  * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
  * 5.2 lays it out, pk in log form and its zero list (avr_pk.h;
- * tools/avrsim.c converts it). */
+ * host/avrsim.c converts it). */
 extern const uint8_t avr_sk[SK_BYTES] PROGMEM;
 extern const uint8_t avr_pk[] PROGMEM; /* PK_FLASH bytes (avr/pk_room.S) */
 /* The PIN, beside the keys (avr_protocol.h: its length, then its bytes). */

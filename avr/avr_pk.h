@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The public key's room in the AVR image's flash, shared by the firmware
- * (avr/verify.c) and its programmer (tools/avrsim.c):
+ * (avr/verify.c) and its programmer (host/avrsim.c):
  *
  *   PK bytes     each coefficient c of docs/SPEC.md 5.4, in its order, as
  *                log_3 c, and 0xFF for c = 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVR firmware's wire format and its simulator transport, shared by
- * the firmware (avr/) and its host driver (tools/avrsim.c).
+ * the firmware (avr/) and its host driver (host/avrsim.c).
  *
  * Transport: three general-purpose I/O registers of the ATmega328P, which
  * the host driver (simavr) serves. The firmware polls AVR_IO_AVAIL until

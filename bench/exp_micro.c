@@ -5,7 +5,7 @@
  * and TTS(36,50): an Arduino Mega's ATmega2560, whose flash holds their
  * keys). TTS's rows
  * are measured here, cycle-exact, by the AVR firmware (avr/) in simavr
- * (tools/avrsim.h: SIGN and VERIFY of a key from the seed 00..1F, the
+ * (host/avrsim.h: SIGN and VERIFY of a key from the seed 00..1F, the
  * signature checked against the host library's); the others are published
  * figures, each with its source: the signatures (Ed25519, BLISS) beside
  * TTS, and apart from them the study's RSA and ECC operations and X25519,
@@ -20,14 +20,9 @@
 
 #include "avr_pk.h"
 #include "avrsim.h"
-#include "cli.h"
 #include "exp_micro.h"
 #include "harness.h"
 #include "json.h"
-
-#ifndef AVR_IMAGE_DIR
-#define AVR_IMAGE_DIR "avr"
-#endif
 
 /* A row of the table. ms < 0: no figure. */
 typedef struct {
@@ -72,14 +67,14 @@ static const micro_row published[] = {
 };
 #define NPUB (sizeof published / sizeof published[0])
 
-static void usage_micro(FILE *f)
+void micro_usage(FILE *f, const char *dir)
 {
-    fputs("usage: tts-bench micro [--image-dir DIR] [--json FILE] [--csv FILE] [--plot DIR] "
+    fprintf(f, "usage: tts-bench micro [--image-dir DIR] [--json FILE] [--csv FILE] [--plot DIR] "
           "[--force]\n"
           "  TTS's SIGN and VERIFY on a simulated ATmega328P (ATmega2560 for the two\n"
           "  largest sets) at 16 MHz (the AVR images of\n"
-          "  DIR, default $TTS_AVR_DIR or " AVR_IMAGE_DIR "), beside the lightweight-TLS\n"
-          "  study's RSA-1024 and ECC-163 on the UNO and published AVR figures\n", f);
+          "  DIR, default $TTS_AVR_DIR or %s), beside the lightweight-TLS\n"
+          "  study's RSA-1024 and ECC-163 on the UNO and published AVR figures\n", dir);
 }
 
 /* a count, exact (json_num keeps six digits: 23,216,241 cycles would not
@@ -128,26 +123,9 @@ static int plot_micro(const char *dir, const micro_row *r, size_t n, const env *
     return plot_render(dir, "micro.gp", "micro.dat");
 }
 
-int micro_cli(int argc, char **argv)
+int cmd_micro(const char *dir, outputs *op)
 {
-    outputs o = {0};
-    const char *dir = getenv("TTS_AVR_DIR");
-    int help = 0;
-    const cli_opt opts[] = {{"help", 'h', NULL, &help},   {"force", 0, NULL, &o.force},
-                            {"json", 0, &o.json, NULL},   {"csv", 0, &o.csv, NULL},
-                            {"plot", 0, &o.plot, NULL},   {"image-dir", 0, &dir, NULL},
-                            CLI_OPT_END};
-    int nops = cli_parse(argc - 1, argv + 1, opts);
-    if (nops < 0)
-        return 2;
-    if (help) {
-        usage_micro(stdout);
-        return 0;
-    }
-    if (nops > 0)
-        return cli_usage("micro: unexpected argument '%s'", argv[2]);
-    if (!dir)
-        dir = AVR_IMAGE_DIR;
+    outputs o = *op;
     if (!avrsim_available()) {
         fprintf(stderr, "tts-bench: micro: this build has no AVR simulator (libsimavr)\n");
         return 2;

@@ -283,7 +283,7 @@ void size_label(char *buf, size_t len, size_t bytes);
 /* ---- the host's files and processes ----
  * The harness measures and formats; files and the programs it runs go
  * through these functions, which the program supplies (tts-bench: the
- * tools' file rules, tools/fileio.h). Returns 0, BENCH_IO_ERROR with the
+ * tools' file rules, common/fileio.h). Returns 0, BENCH_IO_ERROR with the
  * reason in err, or the codes named. */
 #define BENCH_IO_ERROR  (-1)
 #define BENCH_IO_EXISTS (-2) /* claim: the file exists and force is 0 */

@@ -51,7 +51,7 @@ int chal_fail(char *err, size_t errlen, const char *fmt, ...);
 /* ---- the host's files and processes ----
  * The library computes in memory; what touches the disk or other processes
  * goes through these functions, which the program supplies (the tools':
- * tools/fileio.h, whose rules they follow). Returns are CHAL_OK or
+ * common/fileio.h, whose rules they follow). Returns are CHAL_OK or
  * CHAL_ERROR with the reason in err. */
 typedef struct {
     /* name escaped for a message (control bytes, non-ASCII, backslash) */

@@ -39,7 +39,7 @@ compile() { # compile SRC [extra flags]
     lib="$lib $o"
 }
 [ -n "${LIB_SOURCES:-}" ] || { echo "fuzz: LIB_SOURCES not set (run make fuzz)" >&2; exit 2; }
-for s in $LIB_SOURCES tools/ttsfile.c tools/fileio.c tools/fileio_proc.c tools/cli.c tools/challenge_io.c challenge/instance.c \
+for s in $LIB_SOURCES common/ttsfile.c common/fileio.c common/fileio_proc.c tools/cli.c tools/challenge_io.c challenge/instance.c \
     challenge/manifest.c challenge/sets.c challenge/sflash_break.c challenge/gf128la.c challenge/gfla.c \
     common/json.c challenge/folder.c challenge/verify.c; do
     case $s in *.c) compile "$s" ;; esac

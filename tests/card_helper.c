@@ -20,7 +20,7 @@
  *       (a well-formed key of another public key where c3 = 0, as in an
  *       affine0 key)
  *   card_helper points PARAMS SK XHEX [FLIP]
- *       COMMIT KEY's data for SK (tools/cardbind.h) with the x values
+ *       COMMIT KEY's data for SK (host/cardbind.h) with the x values
  *       from XHEX (2n bytes: as many as the points take, the rest
  *       unused), in hex; FLIP: byte FLIP of it changed (a wrong point)
  *   card_helper sign PARAMS SK DIGESTHEX COUNTER

@@ -99,7 +99,7 @@ put_apdus() {
 }
 # commit_apdu SK [FLIP]: "apdu HEX", COMMIT KEY with the check points of
 # key file SK of the set $cset (M,N; by default 20,28) (card_helper
-# points, tools/cardbind.c; x from rnd); FLIP: that byte of its data
+# points, host/cardbind.c; x from rnd); FLIP: that byte of its data
 # changed (a wrong point); CA_X in the environment: the x values (hex of 2n
 # bytes) instead of random ones
 commit_apdu() {

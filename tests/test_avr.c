@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AVR firmware (avr/) on a simulated ATmega328P, and ATmega2560 for
- * TTS(32,44) and TTS(36,50) (tools/avrsim.h), against the host library:
+ * TTS(32,44) and TTS(36,50) (host/avrsim.h), against the host library:
  *
  *  - SIGN: for every image, the first keys of the set's KAT file (their sk
  *    and pk as the file has them, pinned by kat/SHA256SUMS) programmed into

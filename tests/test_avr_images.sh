@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Hostile AVR images, through tools/avrsim.c (tts-avr, tts-avr report,
+# Hostile AVR images, through host/avrsim.c (tts-avr, tts-avr report,
 # tts-bench micro): a FIFO where an image should be is refused at once
 # (exit 2, never a wait for a writer), a segment larger than the flash is
 # refused, and of 100 copies of avr/tts-20-28.elf with 1 to 8 bytes changed

@@ -5,7 +5,8 @@
 # accepted by `tts verify`, the counter kept in the state file, the
 # device's VERIFY refusing another message, a bad digest and a device
 # without a key refused with their exit statuses (VERIFY of the all-zero
-# signature included), an existing output kept without --force, -o - and
+# signature included), --armor with --raw and tts-card's own --cpu
+# refused, an existing output kept without --force, -o - and
 # a terminal, parallel sessions taking turns on the state file; the PIN
 # (SIGN refused without it, a wrong one spending a try, three blocking
 # the device); program --pk (a key whose public key differs refused with
@@ -56,6 +57,13 @@ rc=$?
 check $? "sign -o - on a terminal: refused, exit 2 (exit $rc)"
 "$AVR" --help | grep -q -- '-o FILE|-'
 check $? "--help lists -o -"
+# the options shared with tts-card (one table, tools/devcli.h), not its own
+run 2 "--armor with --raw: exit 2" $P --armor --raw counter
+grep -q 'exclude each other' err
+check $? "... they exclude each other"
+run 2 "tts-card's own --cpu is no option of tts-avr: exit 2" $A --cpu 8051 counter
+grep -q -- '--cpu' err
+check $? "... and the message names it"
 
 # the PIN: a wrong one spends a try, the right one gives it back; three
 # wrong ones block the device, the right one then too

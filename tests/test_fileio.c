@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The tools' file rules (tools/fileio.h) in process, in a private folder:
+ * The tools' file rules (common/fileio.h) in process, in a private folder:
  * what a read refuses (directory, FIFO without blocking, kernel files,
  * oversize, links inside a folder, names that are not plain), what a write
  * keeps (existing files without FILEIO_FORCE, link targets, the inputs of

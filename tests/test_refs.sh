@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Comments and documents that point somewhere point to a file that exists:
-# every path of the tree's own folders (docs/SPEC.md, tools/fileio.h, ...)
+# every path of the tree's own folders (docs/SPEC.md, common/fileio.h, ...)
 # named in a source, build file, test or document is there in the source
 # tree. A system header (<avr/io.h>) or a path inside another tree
 # ($root/common/...) is not one of ours and is left alone; a file the

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the two source files of tts-challenge share: tools/tts-challenge.c
- * (issue, verify, estimate) and tools/challenge_lab.c (export, toy,
- * calibrate).
+ * What the source files of tts-challenge share: tools/tts-challenge.c
+ * (issue, verify), tools/challenge_estimate.c (estimate),
+ * tools/challenge_lab.c (export, toy, calibrate), tools/challenge_break.c
+ * and tools/challenge_sflash.c (break, forge).
  */
 #ifndef TTS_CHALLENGE_CLI_H
 #define TTS_CHALLENGE_CLI_H
@@ -66,6 +67,13 @@ int challenge_write_secret(const char *path, uint8_t *buf, size_t len, int force
 /* --key-out - is refused on a terminal: the key is a binary secret. */
 int challenge_check_key_out(const char *cmd, const char *path);
 
+/* --params LIST into the mask of chal_set indexes: a comma-separated list
+ * of names (tts-16-22, TTS(16,22), 16,22, SFLASH(26,37), sflash-26-37) or
+ * "all" (the eight TTS sets). ST_OK or ST_ERROR. */
+int add_params(unsigned *mask, const char *arg);
+
+/* tools/challenge_estimate.c */
+int cmd_estimate(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_toy(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

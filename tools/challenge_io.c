@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The challenge library's file and process functions (chal_io in
- * challenge/challenge.h), under the file rules of tools/fileio.h. */
+ * challenge/challenge.h), under the file rules of common/fileio.h. */
 #include "challenge.h"
 #include "challenge_cli.h"
 #include "fileio.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tts-avr: drive a libtts AVR image (avr/) on a simulated ATmega328P
- * (libsimavr, tools/avrsim.h).
+ * (libsimavr, host/avrsim.h).
  *
  *   tts-avr [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]
  *   tts-avr [options] report
@@ -28,6 +28,7 @@
 #include "avrsim.h"
 #include "avrstate.h"
 #include "cli.h"
+#include "devcli.h"
 #include "fileio.h"
 #include "avr_protocol.h"
 #include "ttsfile.h"
@@ -95,7 +96,7 @@ static void usage(FILE *f)
 typedef struct {
     const tts_params *p;
     size_t skb, pkb, m, n;
-    avr_state st; /* the keys and PIN as programmed, the EEPROM (tools/avrstate.h) */
+    avr_state st; /* the keys and PIN as programmed, the EEPROM (host/avrstate.h) */
     avrsim *s;
     avrsim_info info;
     /* the invocation */
@@ -503,7 +504,7 @@ static int device_open(device *d, const char *dir, int o_image)
     }
     if (d->state && !strcmp(d->state, "-"))
         return cli_fail("--eeprom needs a file: the device's state is read back next time");
-    if (avr_state_open(&d->st, d->p, d->state, err, sizeof err) != 0)
+    if (avr_state_open(&d->st, d->p, d->state, cli_prog, err, sizeof err) != 0)
         return cli_fail("%s", err);
     if (avrsim_open(&d->s, d->image, d->st.ee, &d->info, err, sizeof err) != AVRSIM_OK)
         return cli_fail("%s", err);
@@ -533,34 +534,25 @@ static int run_subcommands(device *d)
 
 int main(int argc, char **argv)
 {
-    const char *params = "TTS(20,28)", *image = NULL, *dir = getenv("TTS_AVR_DIR");
-    const char *o_params = NULL;
     device d;
     memset(&d, 0, sizeof d);
     d.st.fd = -1;
-    int o_help = 0, o_version = 0;
-    const cli_opt opts[] = {
-        {"help", 'h', NULL, &o_help},   {"version", 0, NULL, &o_version},
-        {"report", 0, NULL, &d.report}, {"force", 0, NULL, &d.force},
-        {"armor", 0, NULL, &d.armor},   {"raw", 0, NULL, &d.raw},
-        {"params", 0, &o_params, NULL}, {"image", 0, &image, NULL},
-        {"image-dir", 0, &dir, NULL},   {"eeprom", 0, &d.state, NULL},
-        {"pin", 0, &d.pinfile, NULL},   CLI_OPT_END};
+    devcli_opts o = {.dir = getenv("TTS_AVR_DIR")};
     cli_prog = "tts-avr";
-    int i = cli_parse_head(argc, argv, opts);
+    int i = devcli_parse(argc, argv, &o, NULL);
     if (i < 0)
         return ST_ERROR;
-    if (o_help || o_version) {
-        if (o_help)
+    if (o.help || o.version) {
+        if (o.help)
             usage(stdout);
         else
             printf("tts-avr (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE);
         return ST_OK;
     }
-    dir = dir ? dir : AVR_IMAGE_DIR;
-    params = o_params ? o_params : params;
-    if (d.armor && d.raw)
-        return cli_fail("--armor and --raw exclude each other");
+    const char *params = o.params ? o.params : "TTS(20,28)", *image = o.image;
+    const char *dir = o.dir ? o.dir : AVR_IMAGE_DIR;
+    d.report = o.report, d.force = o.force, d.armor = o.armor, d.raw = o.raw;
+    d.state = o.eeprom, d.pinfile = o.pin;
     if (i >= argc)
         return cli_usage("no subcommand given");
     if (!avrsim_available())
@@ -572,7 +564,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[i], "report")) {
         if (i + 1 != argc)
             return cli_usage("report takes no arguments: '%s'", argv[i + 1]);
-        return run_report(dir, o_params ? d.p : NULL);
+        return run_report(dir, o.params ? d.p : NULL);
     }
 
     char ibuf[4096];

@@ -62,8 +62,11 @@
 #ifndef CARD_IMAGE_DIR
 #define CARD_IMAGE_DIR "8051"
 #endif
+#ifndef AVR_IMAGE_DIR
+#define AVR_IMAGE_DIR "avr"
+#endif
 
-/* ---- the harness's files, under the tools' file rules (tools/fileio.h) ---- */
+/* ---- the harness's files, under the tools' file rules (common/fileio.h) ---- */
 
 static int io_rc(int rc)
 {
@@ -224,7 +227,7 @@ static int parse_count(const char *who, const char *opt, const char *val, unsign
 /* ---- passport: the command line, its inputs and the card ---- */
 
 /* The card of --card: images DIR/tts-M-N.ihx (the 8032 family, 12T) in
- * s51 at 3.57 MHz, driven through tools/cardsim.h. */
+ * s51 at 3.57 MHz, driven through host/cardsim.h. */
 typedef struct {
     const char *dir;
     char path[2][4200];
@@ -316,7 +319,7 @@ static int card_probe(const char *image, const tts_params *p)
 }
 
 /* The synthetic inputs, written to a temporary folder (removed at the
- * end, and on SIGINT, SIGTERM, SIGHUP: tools/fileio.h). */
+ * end, and on SIGINT, SIGTERM, SIGHUP: common/fileio.h). */
 static char pp_tmp[4096];
 static char pp_file[PP_NINPUTS][4200];
 
@@ -493,6 +496,28 @@ static int passport_cli(int argc, char **argv)
     int rc = cmd_passport(&po, stdout, &o, autob);
     fileio_temp_done(pp_tmp, 1);
     return rc;
+}
+
+/* micro's options; the experiment is bench/exp_micro.c's */
+static int micro_cli(int argc, char **argv)
+{
+    outputs o = {0};
+    const char *dir = getenv("TTS_AVR_DIR");
+    int help = 0;
+    const cli_opt opts[] = {{"help", 'h', NULL, &help},   {"force", 0, NULL, &o.force},
+                            {"json", 0, &o.json, NULL},   {"csv", 0, &o.csv, NULL},
+                            {"plot", 0, &o.plot, NULL},   {"image-dir", 0, &dir, NULL},
+                            CLI_OPT_END};
+    int nops = cli_parse(argc - 1, argv + 1, opts);
+    if (nops < 0)
+        return 2;
+    if (help) {
+        micro_usage(stdout, AVR_IMAGE_DIR);
+        return 0;
+    }
+    if (nops > 0)
+        return cli_usage("micro: unexpected argument '%s'", argv[2]);
+    return cmd_micro(dir ? dir : AVR_IMAGE_DIR, &o);
 }
 
 int main(int argc, char **argv)

@@ -26,9 +26,11 @@
 
 #include "card_report.h"
 #include "cardbind.h"
+#include "card_cli.h"
 #include "cardsim.h"
 #include "cardstate.h"
 #include "cli.h"
+#include "devcli.h"
 #include "fileio.h"
 #include "ttsfile.h"
 
@@ -474,37 +476,30 @@ static int run_session(session *s, unsigned long long cut)
  * return after the first secret is read goes through main's clean-up. */
 static int run(session *s, int argc, char **argv)
 {
-    const char *params = "TTS(20,28)", *image = NULL, *eeprom = NULL, *pinfile = NULL;
-    const char *dir = getenv("TTS_CARD_DIR"), *o_params = NULL, *o_cpu = NULL;
-    const char *o_watch = NULL, *o_cut = NULL, *o_mhz = NULL;
-    int uart = 0, verbose = 0, i, o_help = 0, o_version = 0, o_force = 0, o_armor = 0;
-    int watch_hits = 0, watch_read = 0, restored = 0;
+    devcli_opts o = {.dir = getenv("TTS_CARD_DIR")};
+    const char *o_cpu = NULL, *o_watch = NULL, *o_cut = NULL, *o_mhz = NULL;
+    int uart = 0, verbose = 0, i, watch_hits = 0, watch_read = 0, restored = 0;
     unsigned watch = 0;
     unsigned long long cut = 0;
     char ibuf[4096], err[512] = "";
-    const cli_opt opts[] = {
-        {"help", 'h', NULL, &o_help},     {"version", 0, NULL, &o_version},
-        {"report", 0, NULL, &s->report},  {"uart", 0, NULL, &uart},
-        {"verbose", 'v', NULL, &verbose}, {"force", 0, NULL, &o_force},
-        {"armor", 0, NULL, &o_armor},     {"raw", 0, NULL, &out_raw},
-        {"params", 0, &o_params, NULL},   {"image", 0, &image, NULL},
-        {"image-dir", 0, &dir, NULL},     {"cpu", 0, &o_cpu, NULL},
-        {"eeprom", 0, &eeprom, NULL},     {"pin", 0, &pinfile, NULL},
-        {"watch", 0, &o_watch, NULL},     {"cut", 0, &o_cut, NULL},
-        {"mhz", 0, &o_mhz, NULL},         CLI_OPT_END};
+    const cli_opt opts[] = {{"uart", 0, NULL, &uart}, {"verbose", 'v', NULL, &verbose},
+                            {"cpu", 0, &o_cpu, NULL}, {"watch", 0, &o_watch, NULL},
+                            {"cut", 0, &o_cut, NULL}, {"mhz", 0, &o_mhz, NULL},
+                            CLI_OPT_END};
     s->cpu = "8032";
     s->mhz = 3.57;
-    if ((i = cli_parse_head(argc, argv, opts)) < 0)
+    if ((i = devcli_parse(argc, argv, &o, opts)) < 0)
         return ST_ERROR;
-    if (o_help)
+    if (o.help)
         return card_usage(stdout), 0;
-    if (o_version)
+    if (o.version)
         return printf("tts-card (libtts) %s\n%s\n", tts_version(), TTS_BROKEN_NOTE), 0;
-    out_force = o_force ? FILEIO_FORCE : 0;
-    out_armor = o_armor ? TTS_FILE_ARMOR : 0;
-    params = o_params ? o_params : params;
+    const char *params = o.params ? o.params : "TTS(20,28)", *image = o.image;
+    const char *eeprom = o.eeprom, *pinfile = o.pin, *dir = o.dir ? o.dir : CARD_IMAGE_DIR;
+    s->report = o.report, out_raw = o.raw;
+    out_force = o.force ? FILEIO_FORCE : 0;
+    out_armor = o.armor ? TTS_FILE_ARMOR : 0;
     s->cpu = o_cpu ? o_cpu : s->cpu;
-    dir = dir ? dir : CARD_IMAGE_DIR;
     if (o_watch && card_parse_watch(o_watch, &watch, &watch_hits, &watch_read))
         return cli_fail("bad --watch: %s", o_watch);
     if (o_cut && card_parse_cut(o_cut, &cut))
@@ -517,8 +512,6 @@ static int run(session *s, int argc, char **argv)
     }
     if (i >= argc)
         return cli_usage("no subcommand given");
-    if (out_armor && out_raw)
-        return cli_fail("--armor and --raw exclude each other");
     if (eeprom && !strcmp(eeprom, "-"))
         return cli_fail("--eeprom needs a file: the card's state is secret and is read back "
                         "next time, not a stream: -");
@@ -531,7 +524,7 @@ static int run(session *s, int argc, char **argv)
         if (i + 1 != argc)
             return cli_usage("report takes no arguments (give --params and --cpu before it): "
                              "'%s'", argv[i + 1]);
-        if (o_params && !(only = tts_params_get(params)))
+        if (o.params && !(only = tts_params_get(params)))
             return cli_fail("unknown parameter set: %s", params);
         return card_report_all(dir, s->mhz, verbose, only, o_cpu ? s->cpu : NULL);
     }
@@ -552,7 +545,8 @@ static int run(session *s, int argc, char **argv)
         card_state_init(&s->hs, s->p))
         return cli_fail("out of memory");
     /* the state file: locked from here until the new state is stored */
-    if (eeprom && card_store_open(&store, eeprom, &s->cs, s->xram, &restored, err, sizeof err))
+    if (eeprom &&
+        card_store_open(&store, eeprom, cli_prog, &s->cs, s->xram, &restored, err, sizeof err))
         return cli_fail("%s", err);
     card_state_copy(&s->hs, &s->cs);
     card_init(&s->b, s->image, s->cpu, s->mhz);

@@ -4,9 +4,6 @@
  * usage or input error. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +15,7 @@
 #include "cli.h"
 #include "fileio.h"
 #include "tts.h"
+#include "tts_cli.h"
 #include "ttsfile.h"
 
 #define DEFAULT_SET "TTS(20,28)"
@@ -72,136 +70,6 @@ static int help(void)
 {
     fputs(usage_text, stdout);
     return ST_OK;
-}
-
-
-/* ---- files --------------------------------------------------------------- */
-
-static int load(const char *path, int kind, const tts_params **p,
-                uint8_t **buf, size_t *len)
-{
-    char err[ERRLEN];
-
-    if (ttsfile_read(path, kind, p, buf, len, err, sizeof err) != TTSFILE_OK)
-        return cli_fail("%s", err);
-    return ST_OK;
-}
-
-/* The checks of an output made before any work (a refusal must not come
- * after hashing a large input), and its refusal to name an input. */
-static int check_output(const char *path, int armor, int force,
-                        const char *const *inputs, size_t ninputs)
-{
-    char err[ERRLEN];
-    int rc = fileio_check_output(path, force ? FILEIO_FORCE : 0, err,
-                                 sizeof err);
-
-    if (rc == FILEIO_EXISTS)
-        return cli_fail("%s; use --force to overwrite", err);
-    if (rc != FILEIO_OK)
-        return cli_fail("%s", err);
-    for (size_t i = 0; i < ninputs; i++)
-        if (inputs[i] && fileio_same_file(path, inputs[i]))
-            return cli_fail("%s: the output is the input %s; refusing to "
-                        "overwrite it", path, inputs[i]);
-    /* Binary bytes on a terminal are unreadable and can upset it. */
-    return armor ? ST_OK : cli_binary_out(path, "or --armor");
-}
-
-static int save(const char *path, int kind, const tts_params *p,
-                const uint8_t *payload, unsigned flags)
-{
-    char err[ERRLEN];
-    int rc = ttsfile_write(path, kind, p, payload, flags, err, sizeof err);
-
-    if (rc == TTSFILE_EXISTS)
-        return cli_fail("%s; use --force to overwrite", err);
-    if (rc != TTSFILE_OK)
-        return cli_fail("%s", err);
-    return ST_OK;
-}
-
-/* A secret key file, checked on reading (ttsfile.h: tts_sk_check and the
- * public-key binding), and its public key. */
-static int load_secret(const char *path, const tts_params **p, uint8_t **sk,
-                       size_t *len, uint8_t **pk)
-{
-    if (load(path, TTS_FILE_SECRET_KEY, p, sk, len) != ST_OK)
-        return ST_ERROR;
-    if ((*pk = malloc(tts_pk_bytes(*p))) == NULL ||
-        tts_pk_from_sk(*p, *pk, *sk) != TTS_OK) {
-        tts_file_free(*sk, *len);
-        free(*pk);
-        *sk = *pk = NULL;
-        return cli_fail("%s: cannot compute the public key", path);
-    }
-    return ST_OK;
-}
-
-/* --max-bytes N: 0 (no limit) when absent. */
-static int parse_max(const char *arg, unsigned long long *max)
-{
-    char *end;
-
-    *max = 0;
-    if (!arg)
-        return ST_OK;
-    errno = 0;
-    *max = strtoull(arg, &end, 10);
-    if (errno || *end || arg[0] == '-' || !arg[0] || *max == 0)
-        return cli_usage("--max-bytes: expected a positive byte count, "
-                          "not '%s'", arg);
-    return ST_OK;
-}
-
-/* SHA-512 of the whole of path ("-": standard input, a stream; a named
- * path must be a regular file), read in chunks so that any size works, at
- * most max bytes (0: no limit). The first m bytes are the digest of
- * docs/SPEC.md, section 7.1, as tts_digest computes it. */
-static int hash_input(const char *path, unsigned long long max,
-                      uint8_t h[crypto_hash_sha512_BYTES])
-{
-    const char *name = fileio_display(path);
-    crypto_hash_sha512_state st;
-    uint8_t buf[16384];
-    unsigned long long total = 0;
-    char err[ERRLEN];
-    ssize_t r;
-    int fd, e = 0;
-
-    if (fileio_open_input(path, FILEIO_STDIN, &fd, NULL, err, sizeof err) !=
-        FILEIO_OK)
-        return cli_fail("%s%s", err, strcmp(path, "-") != 0 ? " (to read a "
-                    "stream, give - and redirect standard input)" : "");
-    crypto_hash_sha512_init(&st);
-    for (;;) {
-        r = read(fd, buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            e = errno;
-        if (r <= 0)
-            break;
-        total += (unsigned long long)r;
-        if (max && total > max) {
-            e = EFBIG;
-            break;
-        }
-        crypto_hash_sha512_update(&st, buf, (unsigned long long)r);
-    }
-    if (fd != STDIN_FILENO && close(fd) != 0 && !e)
-        e = errno;
-    if (e == EFBIG)
-        return cli_fail("%s: longer than --max-bytes %llu", name, max);
-    if (e)
-        return cli_fail("%s: %s", name, strerror(e));
-    crypto_hash_sha512_final(&st, h);
-    return ST_OK;
-}
-
-static int same_stdin(const char *a, const char *b)
-{
-    return strcmp(a, "-") == 0 && strcmp(b, "-") == 0;
 }
 
 /* ---- commands ------------------------------------------------------------ */
@@ -308,8 +176,8 @@ static int cmd_keygen(int argc, char **argv)
         goto out;
     }
     const char *seedin[1] = {seedpath};
-    if (check_output(secpath, 1, force, seedin, 1) != ST_OK ||
-        check_output(pubpath, 1, force, seedin, 1) != ST_OK)
+    if (tts_cli_check_output(secpath, 1, force, seedin, 1) != ST_OK ||
+        tts_cli_check_output(pubpath, 1, force, seedin, 1) != ST_OK)
         goto out;
     rc = seedpath ? tts_keypair_from_seed(p, pk, sk, seed)
                   : tts_keypair(p, pk, sk);
@@ -364,15 +232,15 @@ static int cmd_sign(int argc, char **argv)
         input = argv[1];
     if (!keypath)
         return cli_usage("sign: -k KEY.sec is required");
-    if (parse_max(maxarg, &max) != ST_OK)
+    if (tts_cli_parse_max(maxarg, &max) != ST_OK)
         return ST_ERROR;
-    if (same_stdin(keypath, input))
+    if (tts_cli_same_stdin(keypath, input))
         return cli_fail("the key and the message cannot both be standard input");
     const char *inputs[2] = {keypath, input};
-    if (check_output(out, armor, force, inputs, 2) != ST_OK ||
-        load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
+    if (tts_cli_check_output(out, armor, force, inputs, 2) != ST_OK ||
+        tts_cli_load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
-    if (hash_input(input, max, h) != ST_OK) {
+    if (tts_cli_hash_input(input, max, h) != ST_OK) {
         tts_file_free(sk, sklen);
         free(pk);
         return ST_ERROR;
@@ -391,8 +259,8 @@ static int cmd_sign(int argc, char **argv)
                     "written", keypath);
     if (rc != TTS_OK)
         return cli_fail("signing failed: %s", tts_strerror(rc));
-    return save(out, TTS_FILE_SIGNATURE, p, sig,
-                (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    return tts_cli_save(out, TTS_FILE_SIGNATURE, p, sig,
+                        (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
 }
 
 static int verdict(int rc)
@@ -428,21 +296,21 @@ static int cmd_verify(int argc, char **argv)
         input = argv[1];
     if (!pubpath || !sigpath)
         return cli_usage("verify: -p KEY.pub and -s SIG are required");
-    if (parse_max(maxarg, &max) != ST_OK)
+    if (tts_cli_parse_max(maxarg, &max) != ST_OK)
         return ST_ERROR;
-    if (same_stdin(pubpath, sigpath) || same_stdin(pubpath, input) ||
-        same_stdin(sigpath, input))
+    if (tts_cli_same_stdin(pubpath, sigpath) || tts_cli_same_stdin(pubpath, input) ||
+        tts_cli_same_stdin(sigpath, input))
         return cli_fail("only one of the key, the signature and the message "
                     "can be standard input");
-    if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
-        load(sigpath, TTS_FILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
+    if (tts_cli_load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pk, &pklen) != ST_OK ||
+        tts_cli_load(sigpath, TTS_FILE_SIGNATURE, &ps, &sig, &siglen) != ST_OK)
         goto out;
     if (pp != ps) {
         cli_fail("%s: key is for %s, signature %s is for %s", pubpath,
              tts_params_name(pp), sigpath, tts_params_name(ps));
         goto out;
     }
-    if (hash_input(input, max, h) == ST_OK)
+    if (tts_cli_hash_input(input, max, h) == ST_OK)
         st = verdict(tts_verify_digest(pp, sig, h, pk));
 out:
     free(pk);
@@ -472,12 +340,12 @@ static int cmd_pubkey(int argc, char **argv)
     if (!keypath)
         return cli_usage("pubkey: -k KEY.sec is required");
     const char *inputs[1] = {keypath};
-    if (check_output(out, armor, force, inputs, 1) != ST_OK ||
-        load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
+    if (tts_cli_check_output(out, armor, force, inputs, 1) != ST_OK ||
+        tts_cli_load_secret(keypath, &p, &sk, &sklen, &pk) != ST_OK)
         return ST_ERROR;
     tts_file_free(sk, sklen);
-    rc = save(out, TTS_FILE_PUBLIC_KEY, p, pk,
-              (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    rc = tts_cli_save(out, TTS_FILE_PUBLIC_KEY, p, pk,
+                      (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
     free(pk);
     return rc;
 }
@@ -533,7 +401,7 @@ static int cmd_convert(int argc, char **argv)
     if (set && !(want = tts_params_get(set)))
         return cli_usage("convert: unknown parameter set '%s'", set);
     const char *inputs[1] = {in};
-    if (check_output(out, armor, force, inputs, 1) != ST_OK)
+    if (tts_cli_check_output(out, armor, force, inputs, 1) != ST_OK)
         return ST_ERROR;
     if (fileio_read(in, TTSFILE_MAX_BYTES, FILEIO_STDIN, &buf, &len, &mode,
                     err, sizeof err) != FILEIO_OK)
@@ -599,8 +467,8 @@ static int cmd_convert(int argc, char **argv)
              : cli_fail("%s%s", err, st == FILEIO_EXISTS
                                          ? "; use --force to overwrite" : "");
     } else {
-        st = save(out, kind, p, obj,
-                  (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+        st = tts_cli_save(out, kind, p, obj,
+                          (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
     }
     fileio_free(obj, olen);
     return st;
@@ -631,12 +499,12 @@ static int cmd_upgrade_key(int argc, char **argv)
         return cli_usage("upgrade-key: -k OLD.sec, -p KEY.pub and -o "
                           "NEW.sec are required");
     const char *inputs[2] = {keypath, pubpath};
-    if (check_output(out, 1, force, inputs, 2) != ST_OK)
+    if (tts_cli_check_output(out, 1, force, inputs, 2) != ST_OK)
         return ST_ERROR;
     if (ttsfile_read_unbound(keypath, &p, &sk, &sklen, err, sizeof err) !=
         TTSFILE_OK)
         return cli_fail("%s", err);
-    if (load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
+    if (tts_cli_load(pubpath, TTS_FILE_PUBLIC_KEY, &pp, &pub, &publen) != ST_OK)
         goto out;
     if (pp != p) {
         cli_fail("%s is a %s key, %s a %s key", keypath, tts_params_name(p),
@@ -650,8 +518,8 @@ static int cmd_upgrade_key(int argc, char **argv)
              "key's): refusing to bind it", keypath, pubpath);
         goto out;
     }
-    st = save(out, TTS_FILE_SECRET_KEY, p, sk,
-              (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
+    st = tts_cli_save(out, TTS_FILE_SECRET_KEY, p, sk,
+                      (armor ? TTS_FILE_ARMOR : 0) | (force ? TTSFILE_FORCE : 0));
 out:
     tts_file_free(sk, sklen);
     free(pub);

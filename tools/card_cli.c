@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* COMMIT KEY's check points and the inputs of an install: tools/cardbind.h. */
+/* tts-card's command line beside its main file: the usage text, the
+ * inputs and outputs of a session (keys, PIN, digests, public keys and
+ * signatures to files): tools/card_cli.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "cardbind.h"
+#include "card_cli.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -14,86 +16,74 @@
 
 #include "cli.h"
 #include "fileio.h"
-#include "gf256.h"
-#include "protocol.h"
 #include "ttsfile.h"
 
-size_t card_check_points(const tts_params *p)
-{
-    return CARD_CHECK_POINTS(tts_params_m(p), tts_params_n(p));
-}
+#ifndef CARD_IMAGE_DIR
+#define CARD_IMAGE_DIR "8051"
+#endif
 
-size_t card_check_bytes(const tts_params *p)
+/* tts-card --help */
+void card_usage(FILE *f)
 {
-    return CARD_CHECK_BYTES(tts_params_m(p), tts_params_n(p));
+    fputs(
+"usage: tts-card [options] SUBCOMMAND [args] [SUBCOMMAND [args] ...]\n"
+"       tts-card [options] report\n"
+"options:\n"
+"  --params NAME     parameter set (default TTS(20,28)); selects the image\n"
+"  --image FILE      card image (default DIR/tts-M-N.ihx)\n"
+"  --image-dir DIR   directory of the images (default $TTS_CARD_DIR or\n"
+"                    " CARD_IMAGE_DIR ")\n"
+"  --cpu CPU         8032 (default, 12T), DS320 (4T), 8051 (12T, 128 B RAM:\n"
+"                    the tts-M-N-128.ihx images)\n"
+"  --mhz F           crystal in MHz (default 3.57)\n"
+"  --uart            use the simulated UART (images built with CARD_UART)\n"
+"  --report          print machine cycles and ms for every subcommand\n"
+"  --eeprom FILE     the card's non-volatile memory (key, PIN, signature\n"
+"                    counter): locked and loaded at start, saved before any\n"
+"                    answer is released (a failed save fails the session)\n"
+"  --force           replace existing output files (never an input; links are\n"
+"                    replaced, not followed)\n"
+"  --armor           write keys and signatures as armored tts files (base64)\n"
+"  --raw             write them as bare bytes (default: binary tts files, as\n"
+"                    `tts keygen` and `tts sign` write them)\n"
+"  --pin FILE        the PIN (4..16 bytes; FILE private, or - to type it):\n"
+"                    genkey and put-key set it, sign and verify send it\n"
+"  --cut N           cut the power after N instructions (tests: the state is\n"
+"                    saved with --eeprom, the answers are not checked)\n"
+"  --watch ADDR:K[:r]  print the instructions executed at the first K writes\n"
+"                    (:r reads) of XDATA ADDR, and in all (tests: where to cut)\n"
+"  -v                show the simulator's output\n"
+"  -h, --help        this text; --version: the version\n"
+"files: an output is never an input, never followed through a link, never\n"
+"  replaces a file without --force, and a signal leaves nothing behind (the\n"
+"  simulator killed, SIGKILL too; its request, which may hold the key and\n"
+"  the PIN, is in no named file)\n"
+"subcommands:\n"
+"  info                          GET INFO\n"
+"  genkey --seed FILE            SET PIN + GENERATE KEY from a 32-byte seed\n"
+"  export-pk -o FILE             all GET PK SEGMENTs, assembled: the public key\n"
+"                                (-o -: to standard output, the report to\n"
+"                                standard error)\n"
+"  put-key [--pk PUB] FILE       SET PIN + PUT KEY (whole secret key) + COMMIT KEY\n"
+"                                with check points made from the public key meant:\n"
+"                                PUB's (a key whose own differs is refused), or the\n"
+"                                one a tts key file is bound to; a raw or hex key\n"
+"                                only with --pk\n"
+"  verify                        VERIFY the PIN\n"
+"  sign [--digest HEX | --digest-file FILE | --message FILE] [-o FILE]\n"
+"                                VERIFY (with --pin), GET COUNTER, SIGN an\n"
+"                                m-byte digest (--digest: always hex;\n"
+"                                default: digest of the message, or of the\n"
+"                                empty message); the signature is verified\n"
+"                                before it is shown or written\n"
+"  counter                       GET COUNTER (the next signature's counter)\n"
+"  cycles                        GET CYCLES (cycles of the previous command)\n"
+"  apdu HEX                      send raw bytes, print La data SW\n"
+"  report                        the card tables for all sets and the image families,\n"
+"                                and the memory budget of every image (--params\n"
+"                                and --cpu narrow it; each image checked first)\n", f);
+    fprintf(f, "\n%s\n", TTS_BROKEN_NOTE);
 }
-
-int card_check_data(const tts_params *p, uint8_t *out, const uint8_t *sk, const uint8_t *pk,
-                    const uint8_t *xs)
-{
-    size_t m = tts_params_m(p), n = tts_params_n(p);
-    /* docs/SPEC.md section 5.2: S3 row-major at m(m+1), s3 after it */
-    const uint8_t *S3 = sk + m * (m + 1), *s3 = S3 + n * n;
-    for (size_t k = 0; k < card_check_points(p); k++, out += 2 * n + m, xs += n) {
-        uint8_t *x = out, *w = out + n, *y = out + 2 * n;
-        for (size_t r = 0; r < n; r++)
-            x[r] = xs[r];
-        for (size_t r = 0; r < n; r++) {
-            uint8_t acc = s3[r];
-            for (size_t c = 0; c < n; c++)
-                acc ^= gf256_mul(S3[r * n + c], x[c]);
-            w[r] = acc;
-        }
-        int rc = tts_pk_eval(p, y, w, pk);
-        if (rc != TTS_OK)
-            return rc;
-    }
-    return TTS_OK;
-}
-
-int card_points_degenerate(const uint8_t *xs, size_t np, size_t n)
-{
-    int bad = 0;
-    for (size_t k = 0; k < np; k++) {
-        uint8_t or = 0;
-        for (size_t r = 0; r < n; r++)
-            or |= xs[k * n + r];
-        bad |= or == 0;
-    }
-    if (np == 2)
-        bad |= memcmp(xs, xs + n, n) == 0;
-    return bad;
-}
-
-size_t card_add_commit_pk(card_batch *b, const tts_params *p, const uint8_t *sk,
-                          const uint8_t *pk)
-{
-    size_t n = tts_params_n(p), idx = (size_t)-1;
-    uint8_t xs[2 * TTS_MAX_N], data[255];
-    size_t np = card_check_points(p);
-    /* x = 0 or two equal points tell nothing of S3 (the card refuses
-     * them): drawn again (with probability 2^-8n, for completeness) */
-    do
-        randombytes_buf(xs, np * n);
-    while (card_points_degenerate(xs, np, n));
-    if (card_check_data(p, data, sk, pk, xs) == TTS_OK)
-        idx = card_add(b, CARD_COMMIT_KEY, 0, 0, data, (uint8_t)card_check_bytes(p));
-    sodium_memzero(xs, sizeof xs);
-    sodium_memzero(data, sizeof data);
-    return idx;
-}
-
-size_t card_add_commit(card_batch *b, const tts_params *p, const uint8_t *sk)
-{
-    size_t idx = (size_t)-1;
-    uint8_t *pk = malloc(tts_pk_bytes(p));
-    if (pk && tts_pk_from_sk(p, pk, sk) == TTS_OK)
-        idx = card_add_commit_pk(b, p, sk, pk);
-    free(pk);
-    return idx;
-}
-
-/* ---- the inputs */
 
 int card_read_file(const char *path, size_t cap, unsigned flags, uint8_t **buf, size_t *len)
 {
@@ -279,23 +269,6 @@ int card_install_key(const char *keyfile, const char *pkfile, const tts_params *
     return rc;
 }
 
-void card_check_sig(const tts_params *p, const uint8_t *hsk, const uint8_t *hpk, uint32_t ctr,
-                    const uint8_t *digest, const card_resp *r, int *ok, int *same,
-                    unsigned *calls)
-{
-    size_t n = tts_params_n(p);
-    uint8_t hsig[TTS_MAX_N], key[32];
-    tts_stream rng;
-    tts_card_stream_key(p, key, hsk, ctr, digest);
-    tts_stream_init(&rng, key);
-    sodium_memzero(key, sizeof key);
-    int rc = tts_sign_digest(p, hsig, digest, hsk, tts_stream_rng, &rng);
-    *same = rc == TTS_OK && r->len == n && memcmp(hsig, r->data, n) == 0;
-    *calls = rng.calls; /* before the wipe */
-    tts_stream_wipe(&rng);
-    *ok = r->len == n && tts_verify_digest(p, r->data, digest, hpk) == TTS_OK;
-}
-
 int card_write_object(const char *path, int kind, const tts_params *p, const uint8_t *obj,
                       int raw, unsigned flags)
 {
@@ -304,24 +277,6 @@ int card_write_object(const char *path, int kind, const tts_params *p, const uin
                                 flags & TTSFILE_FORCE ? FILEIO_FORCE : 0, err, sizeof err)
                  : ttsfile_write(path, kind, p, obj, flags, err, sizeof err);
     return rc == 0 ? 0 : cli_fail("cannot write %s", err);
-}
-
-int card_host_pk(const tts_params *p, const uint8_t *sk, uint8_t *pk)
-{
-    return tts_sk_check(p, sk) == TTS_OK && tts_pk_from_sk(p, pk, sk) == TTS_OK;
-}
-
-const char *card_apdu_sign_verdict(const tts_params *p, const card_apdu *a, const card_resp *r,
-                                   const uint8_t *hpk)
-{
-    if (a->raw_len != 6 + (int)tts_params_m(p) || a->raw[0] != CARD_CLA ||
-        a->raw[1] != CARD_SIGN || r->sw != CARD_SW_OK || r->len != tts_params_n(p))
-        return NULL;
-    if (!hpk)
-        return "unverified (the host knows no valid key of this card)";
-    return tts_verify_digest(p, r->data, a->raw + 5, hpk) == TTS_OK
-               ? "verifies under the host's key of this card"
-               : "DOES NOT VERIFY under the host's key of this card";
 }
 
 int card_digest_of(const tts_params *p, const char *hex, const char *file, const char *msgfile,

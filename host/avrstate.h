@@ -12,7 +12,7 @@
  * key whose hash was stored: a damaged file is refused, never signed with.
  *
  * A session holds the file from load to close (tts-card's lock,
- * tools/cardstate.h: sessions take turns); a save writes a temporary
+ * host/cardstate.h: sessions take turns); a save writes a temporary
  * beside it, flushes it, locks it and renames it into place, so that the
  * session holds the new file through every save.
  */
@@ -38,10 +38,11 @@ typedef struct {
     int fd, created, saved;
 } avr_state;
 
-/* Lock and load path (NULL: none; missing or empty: a new device). 0, or
+/* Lock and load path (NULL: none; missing or empty: a new device); who
+ * names the program while it waits for the lock (card_lock_path). 0, or
  * -1 with the reason in err (the state is then to be closed). */
-int avr_state_open(avr_state *st, const tts_params *p, const char *path, char *err,
-                   size_t errlen);
+int avr_state_open(avr_state *st, const tts_params *p, const char *path, const char *who,
+                   char *err, size_t errlen);
 /* Store it (ee as the simulator left it). 0, or -1 with the reason. */
 int avr_state_save(avr_state *st, char *err, size_t errlen);
 /* Wipe and free the copies, release the lock (a file this session made

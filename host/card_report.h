@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tts-card's report and the helpers its main file shares with it
- * (tools/card_report.c). */
+ * (host/card_report.c). */
 #ifndef TTS_CARD_REPORT_H
 #define TTS_CARD_REPORT_H
 
@@ -25,8 +25,6 @@ void card_add_put(card_batch *b, const uint8_t *buf, size_t off, size_t len);
 
 /* Milliseconds of cycles machine cycles of cpc clocks at mhz. */
 double card_ms_of(unsigned long long cycles, int cpc, double mhz);
-/* tts-card's usage text (--help; on a usage error, to standard error). */
-void card_usage(FILE *f);
 
 /* tts-card's image: image if given, else DIR/tts-M-N.ihx (with --cpu 8051
  * the 128-byte family's -128.ihx) in buf; it must exist, and on the 8051

@@ -65,8 +65,8 @@ static int decode(avr_state *st, const uint8_t *b, size_t len, char *err, size_t
     return 0;
 }
 
-int avr_state_open(avr_state *st, const tts_params *p, const char *path, char *err,
-                   size_t errlen)
+int avr_state_open(avr_state *st, const tts_params *p, const char *path, const char *who,
+                   char *err, size_t errlen)
 {
     struct stat sb;
     memset(st, 0, sizeof *st);
@@ -82,7 +82,7 @@ int avr_state_open(avr_state *st, const tts_params *p, const char *path, char *e
     }
     if (!path)
         return 0;
-    if ((st->fd = card_lock_path(path, &st->created, err, errlen)) < 0)
+    if ((st->fd = card_lock_path(path, who, &st->created, err, errlen)) < 0)
         return -1;
     if (fstat(st->fd, &sb) != 0 || sb.st_size == 0)
         return 0;

@@ -80,9 +80,10 @@ typedef struct {
 
 /* Lock path (made empty if it does not exist) and load it into s and
  * xram (CARD_XRAM_BYTES). *restored: 1 if it held a card, 0 for a fresh
- * one. 0, or -1 with the reason in err. */
-int card_store_open(card_store *st, const char *path, card_state *s, uint8_t *xram,
-                    int *restored, char *err, size_t errlen);
+ * one. who names the program in the message said while another session
+ * holds the lock ("tts-card"). 0, or -1 with the reason in err. */
+int card_store_open(card_store *st, const char *path, const char *who, card_state *s,
+                    uint8_t *xram, int *restored, char *err, size_t errlen);
 
 /* Store s and xram (0, or -1 with the reason in err: the session has
  * failed and must release nothing). */
@@ -91,10 +92,11 @@ int card_store_save(card_store *st, const card_state *s, const uint8_t *xram, ch
 
 /* The lock alone (tts-avr's state file too): path opened (made empty,
  * *created = 1, if it does not exist; never through a symbolic link),
- * a regular file, locked exclusively (waiting, with a message, while
- * another session of the tool holds it), and still the file at path once
- * locked. The locked descriptor, or -1 with the reason in err. */
-int card_lock_path(const char *path, int *created, char *err, size_t errlen);
+ * a regular file, locked exclusively (waiting, with a message on
+ * standard error that starts with who, the program's name, while another
+ * session of it holds it), and still the file at path once locked. The
+ * locked descriptor, or -1 with the reason in err. */
+int card_lock_path(const char *path, const char *who, int *created, char *err, size_t errlen);
 
 /* Release the lock; a file this session made and never saved is removed. */
 void card_store_close(card_store *st);

@@ -299,7 +299,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     }
     pid_t parent = getpid();
     /* the simulator in its own process group, listed for the signal
-     * handler of tools/fileio.h (a signal kills it, not only us) */
+     * handler of common/fileio.h (a signal kills it, not only us) */
     sigset_t all, old;
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);

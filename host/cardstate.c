@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The card session's state and its --eeprom file: tools/cardstate.h. */
+/* The card session's state and its --eeprom file: host/cardstate.h. */
 #define _GNU_SOURCE /* O_CLOEXEC, O_NOFOLLOW */
 #include "cardstate.h"
-#include "cli.h"
 #include "fileio.h"
 
 #include <errno.h>
@@ -252,7 +251,7 @@ static int read_fd(int fd, uint8_t *b, size_t cap, size_t *len)
 
 /* path open, locked, and still the file at path: the descriptor, or -1
  * (err). *created: this call made it (empty). */
-int card_lock_path(const char *path, int *created, char *err, size_t errlen)
+int card_lock_path(const char *path, const char *who, int *created, char *err, size_t errlen)
 {
     int said = 0;
     for (int tries = 0; tries < 100; tries++) {
@@ -288,7 +287,7 @@ int card_lock_path(const char *path, int *created, char *err, size_t errlen)
             }
             if (!said++)
                 fprintf(stderr, "%s: %s is in use by another %s session; "
-                        "waiting for it to end\n", cli_prog, path, cli_prog);
+                        "waiting for it to end\n", who, path, who);
             while (flock(fd, LOCK_EX) != 0)
                 if (errno != EINTR) {
                     fileio_say(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
@@ -305,12 +304,12 @@ int card_lock_path(const char *path, int *created, char *err, size_t errlen)
     return -1;
 }
 
-int card_store_open(card_store *st, const char *path, card_state *s, uint8_t *xram,
-                    int *restored, char *err, size_t errlen)
+int card_store_open(card_store *st, const char *path, const char *who, card_state *s,
+                    uint8_t *xram, int *restored, char *err, size_t errlen)
 {
     memset(st, 0, sizeof *st);
     st->path = path;
-    st->fd = card_lock_path(path, &st->created, err, errlen);
+    st->fd = card_lock_path(path, who, &st->created, err, errlen);
     *restored = 0;
     if (st->fd < 0)
         return -1;
@@ -365,7 +364,7 @@ int card_store_save(card_store *st, const card_state *s, const uint8_t *xram, ch
     memcpy(b + HEAD + 2 * s->skb, s->stage, s->skb);
     memcpy(b + HEAD + 3 * s->skb, s->cand, s->skb);
     memcpy(b + HEAD + 4 * s->skb, xram, CARD_XRAM_BYTES);
-    /* a fresh temporary beside it, fsync, rename (tools/fileio.h) */
+    /* a fresh temporary beside it, fsync, rename (common/fileio.h) */
     int rc = fileio_write(st->path, b, len, FILEIO_FORCE | FILEIO_SECRET | FILEIO_INPLACE, err,
                           errlen);
     fileio_free(b, len);
