@@ -95,6 +95,7 @@ struct avrsim {
     int fault_flash;    /* avrsim_fault's */
     uint16_t fault_addr;
     uint8_t fault_mask;
+    size_t data_len; /* bytes of avr->data (widened: AVRSIM_DATA_SPACE) */
 };
 
 int avrsim_available(void) { return 1; }
@@ -362,7 +363,10 @@ int avrsim_open(avrsim **out, const char *elf, const uint8_t *ee, avrsim_info *i
         return AVRSIM_ERROR;
     }
     s->avr->sleep = no_sleep;
-    if (widen(&s->avr->data, (size_t)s->avr->ramend + 1, AVRSIM_DATA_SPACE) != 0 ||
+    s->data_len = (size_t)s->avr->ramend + 1;
+    if (widen(&s->avr->data, s->data_len, AVRSIM_DATA_SPACE) == 0)
+        s->data_len = AVRSIM_DATA_SPACE;
+    if (s->data_len != AVRSIM_DATA_SPACE ||
         widen(&s->avr->flash, (size_t)s->avr->flashend + 1, AVRSIM_CODE_SPACE) != 0) {
         fileio_say(err, errlen, "out of memory");
         avrsim_close(s);
@@ -423,6 +427,15 @@ void avrsim_close(avrsim *s)
     if (!s)
         return;
     if (s->avr) {
+        /* the device's memories hold the key (flash), K_card (EEPROM) and
+         * what SIGN left in SRAM: wiped before simavr frees them */
+        uint8_t zero[AVRSIM_EEPROM] = {0};
+        avr_eeprom_desc_t d = {.ee = zero, .offset = 0, .size = AVRSIM_EEPROM};
+        avr_ioctl(s->avr, AVR_IOCTL_EEPROM_SET, &d);
+        if (s->avr->flash)
+            sodium_memzero(s->avr->flash, (size_t)s->avr->flashend + 1);
+        if (s->avr->data)
+            sodium_memzero(s->avr->data, s->data_len);
         avr_terminate(s->avr);
         free(s->avr);
     }

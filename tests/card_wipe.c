@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The wipe check of tests/test_card_wipe.sh, loaded into tts-card with
- * LD_PRELOAD: every heap block tts-card frees, or hands to realloc (which
+ * The wipe check of tests/test_card_wipe.sh and tests/test_avr_wipe.sh,
+ * loaded into tts-card or tts-avr with LD_PRELOAD: every heap block the
+ * tool frees, or hands to realloc (which
  * may free it unwiped), is searched for the bytes TTS_WIPE_PATTERN gives
  * in hex (a piece of the secret key the test installs); each find appends
  * a line to the file TTS_WIPE_LOG. Only a program whose name holds
- * "tts-card" is watched (not the simulator it runs). glibc only: it calls
+ * "tts-card" or "tts-avr" is watched (not the simulator tts-card runs). glibc only: it calls
  * __libc_free and __libc_realloc.
  */
 #define _GNU_SOURCE
@@ -33,7 +34,8 @@ static void setup(void)
 {
     const char *h = getenv("TTS_WIPE_PATTERN");
     state = 2;
-    if (!h || !strstr(program_invocation_short_name, "tts-card"))
+    if (!h || (!strstr(program_invocation_short_name, "tts-card") &&
+               !strstr(program_invocation_short_name, "tts-avr")))
         return;
     for (plen = 0; plen < sizeof pat && hexval(h[2 * plen]) >= 0 && hexval(h[2 * plen + 1]) >= 0;
          plen++)
