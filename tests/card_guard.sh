@@ -313,12 +313,13 @@ guard_family() {
         "$TTS_CARD" $F --eeprom "$W/Ec" --cut "$c" --pin "$W/pinB" put-key --pk "$W/pB" "$W/kB" > "$W/c.log" 2>&1
         n=$(sed -n 's/^instructions: //p' "$W/c.log")
         k=-
-        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify > /dev/null 2>&1 && k=A
-        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinB" verify > /dev/null 2>&1 && k=$k"B"
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinA" verify > "$W/vA.$c" 2>&1 && k=A
+        "$TTS_CARD" $F --eeprom "$W/Ec" --pin "$W/pinB" verify > "$W/vB.$c" 2>&1 && k=$k"B"
         got="$got$((n - c)):$k "
     done
     [ "$got" = "0:A 0:-B " ]
     say $? "$fam: --cut is exact: cut after $((x1 - 1)) and $x1 instructions (the journal flag's first write the $x1-th): instructions past the cut and the key after it: $got"
+    [ "$got" = "0:A 0:-B " ] || sed 's/^/#   /' "$W/c.log" "$W/vA.$((x1 - 1))" "$W/vB.$((x1 - 1))" | head -20
     # a cut after COMMIT KEY installed key B, before its answer (x2 + 1:
     # the journal flag cleared), and one before the journal (x1 - 1: key A
     # stays): the state file keeps the staged key, and the next session
@@ -341,7 +342,9 @@ guard_family() {
     settle_check $((x2 + 1)) B "took: the card holds the new key"
     say $? "$fam: COMMIT KEY cut after its install, before its answer: the next session settles it (key B took) and signs under key B, exit 0"
     settle_check $((x1 - 1)) A "did not take: the card holds its old key"
-    say $? "$fam: COMMIT KEY cut before its journal: the next session settles it (key A stays) and signs under key A, exit 0"
+    r=$?
+    say $r "$fam: COMMIT KEY cut before its journal: the next session settles it (key A stays) and signs under key A, exit 0"
+    [ $r = 0 ] || sed 's/^/#   /' "$W/c.log" | head -20
     # GENERATE KEY (not on the ROM family) cut after its journal, before
     # its answer: settled by the first segment of the card's public key
     if [ $rom = 0 ]; then
