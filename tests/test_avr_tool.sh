@@ -90,11 +90,20 @@ open("k1.raw", "wb").write(b)' && chmod 600 k1.raw
 cp dev dev.before
 run 2 "a raw key with one S1 entry changed, --pk the intended key: exit 2" \
     $P program k1.raw --pk k.pub
-grep -q "its public key is not k.pub's" err && cmp -s dev dev.before
+grep -q "public key differs from --pk's" err && grep -q 'nothing sent' err && cmp -s dev dev.before
 check $? "... said, and nothing programmed (the state file unchanged)"
 run 2 "a raw key without --pk: exit 2" $P program k.raw
-grep -q 'only with --pk' err && cmp -s dev dev.before
+grep -q 'bound to no public key' err && grep -q -- '--pk FILE' err && cmp -s dev dev.before
 check $? "... said, nothing programmed"
+# the PIN as tts-card reads it: a PIN with a NUL byte is refused at
+# program, and --pin - takes it from standard input
+{ printf 12; printf '\0'; printf 3456; } >nulpin && chmod 600 nulpin
+$A --pin nulpin program k.sec >out 2>err
+[ $? = 2 ] && grep -q 'NUL byte' err && cmp -s dev dev.before
+check $? "program with a PIN holding a NUL byte: exit 2, said, nothing programmed"
+printf '1234\n' | $A --pin - sign --message msg -o s4.sig >out 2>err &&
+    "$TTS" verify -p k.pub -s s4.sig msg >/dev/null 2>&1
+check $? "--pin -: the PIN read from standard input; the signature verifies"
 xxd -p k.raw >k.hex && chmod 600 k.hex
 run 0 "the hex key with --pk its public key" $P program k.hex --pk k.pub
 run 0 "... signs, and tts verify accepts it" $P sign --message msg -o s3.sig

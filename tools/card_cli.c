@@ -250,19 +250,19 @@ int card_install_key(const char *keyfile, const char *pkfile, const tts_params *
     /* as tts sign does: a key the library refuses never reaches a card */
     else if (tts_sk_check(p, key) != TTS_OK)
         cli_fail("not a valid secret key (the library's key check refuses it); nothing sent "
-                 "to the card: %s", keyfile);
+                 "to the device: %s", keyfile);
     /* raw bytes carry no binding: a changed byte of S1 passes the check */
     else if (!bound && !pkfile)
         cli_fail("a raw or hex secret key is bound to no public key (a changed byte of S1 "
                  "goes unnoticed): give the public key it must have with --pk FILE; nothing "
-                 "sent to the card: %s", keyfile);
+                 "sent to the device: %s", keyfile);
     else if (tts_pk_from_sk(p, own, key) != TTS_OK)
         cli_fail("the library cannot compute the key's public key: %s", keyfile);
     else if (pkfile && card_read_key(pkfile, p, TTS_FILE_PUBLIC_KEY, meant, &bound) != 0)
         ;
     else if (pkfile && memcmp(own, meant, pkb) != 0)
         cli_fail("the secret key's public key differs from --pk's (a corrupted or another "
-                 "key): nothing sent to the card: %s", keyfile);
+                 "key): nothing sent to the device: %s", keyfile);
     else
         rc = 0;
     free(meant);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tts-card's command line beside its main file: its usage text, and the
- * inputs of a card session as it reads them under the file rules
- * (common/fileio.h): the key, the public key meant, the PIN, seeds and
- * digests; and the public keys and signatures it writes. Those return 0,
- * or 2 with the reason said on standard error ("tts-card: ...").
+ * inputs of a device session as tts-card and tts-avr read them under the
+ * file rules (common/fileio.h): the key, the public key meant, the PIN,
+ * seeds and digests; and the public keys and signatures they write. Those
+ * return 0, or 2 with the reason said on standard error ("tts-card: ...",
+ * "tts-avr: ...").
  */
 #ifndef TTS_CARD_CLI_H
 #define TTS_CARD_CLI_H

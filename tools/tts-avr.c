@@ -27,6 +27,7 @@
 
 #include "avrsim.h"
 #include "avrstate.h"
+#include "card_cli.h"
 #include "cli.h"
 #include "devcli.h"
 #include "fileio.h"
@@ -36,9 +37,6 @@
 #ifndef AVR_IMAGE_DIR
 #define AVR_IMAGE_DIR "avr"
 #endif
-
-/* Messages to sign may be larger than key files. */
-#define MESSAGE_MAX_BYTES ((size_t)1 << 30)
 
 static void usage(FILE *f)
 {
@@ -55,7 +53,8 @@ static void usage(FILE *f)
 "                    locked and loaded at start (a damaged file refused),\n"
 "                    saved before any answer is released\n"
 "  --pin FILE        the PIN: 4..16 bytes of a file only its owner may read (a\n"
-"                    final newline dropped); program sets it, sign sends it\n"
+"                    final newline dropped), or - to type it; program sets\n"
+"                    it, verify-pin and sign send it\n"
 "  --report          each command's cycles, ms at 16 MHz and stack peak\n"
 "  --force           replace existing output files (never an input)\n"
 "  --armor           write signatures as armored tts files (base64)\n"
@@ -106,16 +105,6 @@ typedef struct {
     char **argv;
 } device;
 
-/* The whole of path (at most cap bytes) into *b, or ST_ERROR said. */
-static int read_all(const char *path, size_t cap, unsigned flags, uint8_t **b, size_t *len)
-{
-    char err[512];
-    *b = NULL;
-    if (ttsfile_read_raw(path, cap, flags, b, len, err, sizeof err) != TTSFILE_OK)
-        return cli_fail("%s", err);
-    return ST_OK;
-}
-
 /* Store the device (EEPROM as the simulator left it) before any answer. */
 static int state_save(device *d)
 {
@@ -129,32 +118,15 @@ static int state_save(device *d)
 
 /* ---- inputs ---- */
 
-/* A tts file of the given kind for the device's set (payload into out);
- * with raw_ok, also exactly want bytes, or their hex. */
-static int read_object(const device *d, const char *path, int kind, uint8_t *out, size_t want,
-                       int raw_ok, unsigned flags)
+/* A tts file of the given kind for the device's set (payload into out). */
+static int read_object(const device *d, const char *path, int kind, uint8_t *out)
 {
     const tts_params *fp;
     uint8_t *pay;
     size_t len;
     char err[512];
-    if (raw_ok) {
-        if (read_all(path, TTSFILE_MAX_BYTES, flags, &pay, &len) != ST_OK)
-            return ST_ERROR;
-        int tts = len != want && len > 3 && (!memcmp(pay, "TTS", 3) ||
-                                             !memcmp(pay, "-----BEGIN ", len < 11 ? len : 11));
-        long got = tts ? -1 : len == want ? (memcpy(out, pay, want), (long)want)
-                                          : cli_hex((const char *)pay, len, out, want);
-        tts_file_free(pay, len);
-        if (!tts)
-            return got == (long)want ? ST_OK
-                                     : cli_fail("%s: need a tts file, or %zu bytes (raw or hex)",
-                                                path, want);
-    }
     if (ttsfile_read(path, kind, &fp, &pay, &len, err, sizeof err) != TTSFILE_OK)
-        return cli_fail("%s%s", err, kind == TTS_FILE_SECRET_KEY && !raw_ok
-                                         ? " (a raw or hex key only with --pk FILE, the "
-                                           "public key it must have)" : "");
+        return cli_fail("%s", err);
     if (fp != d->p) {
         tts_file_free(pay, len);
         return cli_fail("%s: a %s file, but the image is %s", path, tts_params_name(fp),
@@ -165,62 +137,43 @@ static int read_object(const device *d, const char *path, int kind, uint8_t *out
     return ST_OK;
 }
 
-/* --pin FILE into the flash record (length, then the bytes). */
+/* --pin FILE (or - : typed) into the flash record (length, then the
+ * bytes, 0-padded). */
 static int read_pin(device *d, uint8_t rec[AVR_PIN_BYTES])
 {
-    uint8_t *b;
-    size_t len, flen;
+    size_t len;
+    _Static_assert(AVR_PIN_MIN == 4 && AVR_PIN_MAX == 16, "card_read_pin's bounds");
+    memset(rec, 0, AVR_PIN_BYTES);
     if (!d->pinfile)
         return cli_fail("this needs --pin FILE (the device's PIN)");
-    if (read_all(d->pinfile, TTSFILE_MAX_BYTES, TTSFILE_PRIVATE, &b, &flen) != ST_OK)
+    if (card_read_pin(d->pinfile, rec + 1, &len))
         return ST_ERROR;
-    len = flen;
-    if (len && b[len - 1] == '\n')
-        len--;
-    if (len && b[len - 1] == '\r')
-        len--;
-    memset(rec, 0, AVR_PIN_BYTES);
-    if (len >= AVR_PIN_MIN && len <= AVR_PIN_MAX) {
-        rec[0] = (uint8_t)len;
-        memcpy(rec + 1, b, len);
-    }
-    tts_file_free(b, flen);
-    return rec[0] ? ST_OK : cli_fail("%s: the PIN must have 4 to 16 bytes", d->pinfile);
+    rec[0] = (uint8_t)len;
+    return ST_OK;
 }
 
 /* The digest of a subcommand: --digest HEX, --digest-file FILE (m raw
- * bytes or their hex), --message FILE; none: the empty message's. */
+ * bytes or their hex), --message FILE; none: the empty message's; and
+ * -o FILE where out is given. */
 static int read_digest(device *d, uint8_t *h, const char **out)
 {
+    const char *hex = NULL, *file = NULL, *msg = NULL;
     int given = 0;
-    tts_digest(d->p, h, (const uint8_t *)"", 0);
     while (d->i + 1 < d->argc && d->argv[d->i][0] == '-' && d->argv[d->i][1]) {
         const char *o = d->argv[d->i], *v = d->argv[d->i + 1];
-        uint8_t *b = NULL;
-        size_t len = strlen(v);
-        if (!strcmp(o, "-o") && out) {
+        if (!strcmp(o, "-o") && out)
             *out = v;
-        } else if (!strcmp(o, "--digest") || !strcmp(o, "--digest-file")) {
-            if (o[8] && read_all(v, TTSFILE_MAX_BYTES, 0, &b, &len) != ST_OK)
-                return ST_ERROR;
-            long got = len == d->m && b ? (memcpy(h, b, d->m), (long)d->m)
-                                        : cli_hex(b ? (const char *)b : v, len, h, d->m);
-            tts_file_free(b, len);
-            if (got != (long)d->m)
-                return cli_fail("%s: need %zu bytes (hex) for the digest", v, d->m);
-            given++;
-        } else if (!strcmp(o, "--message")) {
-            if (read_all(v, MESSAGE_MAX_BYTES, 0, &b, &len) != ST_OK)
-                return ST_ERROR;
-            tts_digest(d->p, h, b, len);
-            tts_file_free(b, len);
-            given++;
-        } else {
+        else if (!strcmp(o, "--digest"))
+            hex = v, given++;
+        else if (!strcmp(o, "--digest-file"))
+            file = v, given++;
+        else if (!strcmp(o, "--message"))
+            msg = v, given++;
+        else
             break;
-        }
         d->i += 2;
     }
-    return given > 1 ? cli_fail("give one of --digest, --digest-file, --message") : ST_OK;
+    return card_digest_of(d->p, hex, file, msg, given, h) ? ST_ERROR : ST_OK;
 }
 
 /* ---- the device's commands ---- */
@@ -305,19 +258,13 @@ static int cmd_program(device *d)
         pkfile = d->argv[d->i + 1];
         d->i += 2;
     }
-    if (read_pin(d, rec) != ST_OK)
+    if (read_pin(d, rec) != ST_OK || card_new_pin_ok(rec + 1, rec[0]))
         return ST_ERROR;
-    /* the key into the device's buffers only once it is accepted */
-    uint8_t *sk = malloc(d->skb), *pk = malloc(d->pkb), *want = malloc(d->pkb);
-    int rc = !sk || !pk || !want ? cli_fail("out of memory")
-             : read_object(d, key, TTS_FILE_SECRET_KEY, sk, d->skb, pkfile != NULL,
-                           TTSFILE_PRIVATE);
-    if (rc == ST_OK && (tts_sk_check(d->p, sk) != TTS_OK || tts_pk_from_sk(d->p, pk, sk) != TTS_OK))
-        rc = cli_fail("%s: the library refuses this secret key", key);
-    if (rc == ST_OK && pkfile)
-        rc = read_object(d, pkfile, TTS_FILE_PUBLIC_KEY, want, d->pkb, 1, 0);
-    if (rc == ST_OK && pkfile && sodium_memcmp(pk, want, d->pkb) != 0)
-        rc = cli_fail("%s: its public key is not %s's: refused, nothing programmed", key, pkfile);
+    /* the key into the device's buffers only once it is accepted (as
+     * tts-card put-key: the library's key check, and the public key meant) */
+    uint8_t *sk = malloc(d->skb), *pk = malloc(d->pkb);
+    int rc = !sk || !pk ? cli_fail("out of memory")
+                        : card_install_key(key, pkfile, d->p, sk, pk) ? ST_ERROR : ST_OK;
     if (rc == ST_OK && avrsim_program(d->s, sk, d->skb, pk, d->pkb, rec + 1, rec[0], err,
                                       sizeof err) != AVRSIM_OK)
         rc = cli_fail("%s", err);
@@ -334,7 +281,6 @@ static int cmd_program(device *d)
     sodium_memzero(rec, sizeof rec);
     free(sk);
     free(pk);
-    free(want);
     return rc;
 }
 
@@ -420,7 +366,7 @@ static int cmd_verify(device *d)
     if (d->i >= d->argc)
         return cli_fail("verify needs a signature file");
     const char *sig = d->argv[d->i++];
-    int rc = read_object(d, sig, TTS_FILE_SIGNATURE, cmd + 1, d->n, 0, 0);
+    int rc = read_object(d, sig, TTS_FILE_SIGNATURE, cmd + 1);
     if (rc != ST_OK || (rc = read_digest(d, h, NULL)) != ST_OK)
         return rc;
     cmd[0] = AVR_CMD_VERIFY;
