@@ -230,7 +230,7 @@ static int measure_checked(const tts_params *p, const char *img, const char *cpu
     char why[1024];
     int prof = 0;
     if (!card_image_ok(img, cpu, mhz, 0, p, why, sizeof why, &prof)) {
-        fprintf(stderr, "tts-card: report: %s\n", why);
+        card_warn("report: %s\n", why);
         return -1;
     }
     return measure_set(p, img, cpu, mhz, verbose, sm, cm, hm, att, ks, rom, prof);
@@ -436,17 +436,17 @@ int card_find_image(const char *dir, const tts_params *p, const char *cpu, const
         /* run from the build tree, the images are in 8051/, not installed */
         if (image == buf && !getenv("TTS_CARD_DIR") && strcmp(dir, "8051") != 0 &&
             stat("8051/tts-20-28.ihx", &st) == 0)
-            fprintf(stderr, "tts-card: no card image %s; in the build tree, pass --image-dir "
+            card_warn("no card image %s; in the build tree, pass --image-dir "
                     "8051\n", image);
         else
-            fprintf(stderr, "tts-card: no card image: %s\n", image);
+            card_warn("no card image: %s\n", image);
         return 2;
     }
     /* the documented refusal first: a larger image would only time out */
     if (!strcmp(cpu, "8051")) {
         long iram = card_image_iram(image, NULL, NULL);
         if (iram < 0 || iram > 128) {
-            fprintf(stderr, "tts-card: --cpu 8051 needs an image whose internal RAM fits 128 "
+            card_warn("--cpu 8051 needs an image whose internal RAM fits 128 "
                     "bytes: %s\n", image);
             return 2;
         }
@@ -460,7 +460,7 @@ int card_check_image(const char *image, const char *cpu, double mhz, int uart,
     char why[1024];
     if (card_image_ok(image, cpu, mhz, uart, p, why, sizeof why, prof))
         return 0;
-    fprintf(stderr, "tts-card: %s\n", why);
+    card_warn("%s\n", why);
     return 2;
 }
 

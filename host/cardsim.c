@@ -5,12 +5,14 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -19,6 +21,22 @@
 #endif
 #include <time.h>
 #include <unistd.h>
+
+static const char *card_prog = "tts-card";
+
+void card_set_prog(const char *name)
+{
+    card_prog = name;
+}
+
+void card_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", card_prog);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
 
 /* The console script holds the card's XDATA (its key): wiped before free. */
 static void wipe(void *p, size_t n)
@@ -58,7 +76,7 @@ static card_apdu *grow(card_batch *b)
         /* (no realloc: the old block, which may hold key bytes, is wiped) */
         card_apdu *c = malloc(cap * sizeof *c);
         if (!c) {
-            fprintf(stderr, "tts-card: out of memory\n");
+            card_warn("out of memory\n");
             exit(2);
         }
         if (b->cmd) {
@@ -201,6 +219,28 @@ typedef struct {
     unsigned long long inst;  /* the last one's instruction count */
 } console;
 
+/* write(2) to the simulator's input without dying of SIGPIPE if it has
+ * gone (a missing binary, a crash): the signal is held while writing and
+ * one it raised is taken back, so the caller sees EPIPE and says so. */
+static ssize_t pipe_write(int fd, const void *buf, size_t len)
+{
+    sigset_t pipe_set, old, pending;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+    ssize_t w = write(fd, buf, len);
+    int e = errno;
+    if (w < 0 && e == EPIPE && !was_pending) {
+        const struct timespec zero = {0, 0};
+        sigtimedwait(&pipe_set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return w;
+}
+
 /* Write len bytes of s to the console, reading its output meanwhile (so
  * that neither side blocks), then read on until want state outputs have
  * come in all. 0, or -1 if the simulator has gone. */
@@ -240,7 +280,7 @@ static int console_io(console *c, const char *s, size_t len, int want)
         }
         if (done < len && (p[1].revents & POLLOUT)) {
             size_t k = len - done < 4096 ? len - done : 4096; /* <= PIPE_BUF: no block */
-            ssize_t w = write(c->to, s + done, k);
+            ssize_t w = pipe_write(c->to, s + done, k);
             if (w < 0 && errno != EINTR && errno != EAGAIN)
                 return -1;
             if (w > 0)
@@ -428,7 +468,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
                  console_cut(&con, b->cut) == 0 && console_io(&con, sc + pre, len - pre, 0) == 0;
     } else {
         for (size_t done = 0; done < len;) {
-            ssize_t w = write(in[1], sc + done, len - done);
+            ssize_t w = pipe_write(in[1], sc + done, len - done);
             if (w <= 0)
                 break;
             done += (size_t)w;
@@ -535,7 +575,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         int budget = sig == SIGXCPU || (sig == SIGKILL && b->timeout > 0 &&
                                          cpu >= (double)b->timeout);
         if (budget && b->watch && nhit < b->watch_hits) {
-            fprintf(stderr, "tts-card: --watch: the card did not %s XDATA 0x%04X %d time%s "
+            card_warn("--watch: the card did not %s XDATA 0x%04X %d time%s "
                     "before it stopped (the simulator then ran on until its CPU budget, "
                     "%ld s); it saw %d:", b->watch_read ? "read" : "write", b->watch - 1,
                     b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout, nhit);
@@ -544,30 +584,30 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
                         b->watch_read ? "read" : "write", h + 1, b->watch_at[h]);
             fprintf(stderr, "%s\n", nhit ? "" : " no access");
         } else if (budget)
-            fprintf(stderr, "tts-card: the simulator used more than %ld s of CPU time; "
+            card_warn("the simulator used more than %ld s of CPU time; "
                     "stopped\n", b->timeout);
         else
-            fprintf(stderr, "tts-card: the simulator was killed by signal %d (%s) after %.1f s "
+            card_warn("the simulator was killed by signal %d (%s) after %.1f s "
                     "of CPU time\n", sig, strsignal(sig), cpu);
         return -1;
     }
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
-        fprintf(stderr, "tts-card: could not run %s\n", b->s51 ? b->s51 : "s51");
+        card_warn("could not run %s\n", b->s51 ? b->s51 : "s51");
         return -1;
     }
     if (b->cut && !cut_ok) {
-        fprintf(stderr, "tts-card: could not step the simulator to the cut\n");
+        card_warn("could not step the simulator to the cut\n");
         return -1;
     }
     if (b->xram_out && xram_got != CARD_XRAM_BYTES) {
-        fprintf(stderr, "tts-card: could not read the card's XDATA back (%zu bytes)\n", xram_got);
+        card_warn("could not read the card's XDATA back (%zu bytes)\n", xram_got);
         return -1;
     }
     for (unsigned i = 0; hi_at && i < 0x100 - hi_at && (int)i < hi_n; i++)
         hi[hi_at - 0x80 + i] = hi_v[i];
     for (int i = 0; hi_check && i < 128 && !hi_bad; i++)
         if (hi[i] >= 0 && hi[i] != 0xa5) {
-            fprintf(stderr, "tts-card: the card wrote internal RAM 0x%02X, above the 8051's "
+            card_warn("the card wrote internal RAM 0x%02X, above the 8051's "
                     "128 bytes\n", 0x80 + i);
             hi_bad = 1;
         }
@@ -576,7 +616,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
         hi_miss |= hi[i] < 0;
     if (hi_check && (hi_bad || hi_miss)) {
         if (!hi_bad)
-            fprintf(stderr, "tts-card: could not read internal RAM 0x80..0xFF back\n");
+            card_warn("could not read internal RAM 0x80..0xFF back\n");
         return -1;
     }
     return 0;
@@ -587,7 +627,7 @@ static int run_k(card_batch *b, size_t k, int parse)
     /* the request, the answers and the log in files without a name */
     int reqfd = anon_file(), respfd = anon_file(), logfd = anon_file();
     if (reqfd < 0 || respfd < 0 || logfd < 0) {
-        fprintf(stderr, "tts-card: cannot make a temporary file under %s: %s\n",
+        card_warn("cannot make a temporary file under %s: %s\n",
                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
                 strerror(errno));
         if (reqfd >= 0)
@@ -632,7 +672,7 @@ static int run_k(card_batch *b, size_t k, int parse)
         if (f)
             fclose(f);
         if (rc == 0 && b->nresp < k && !b->cut) {
-            fprintf(stderr, "tts-card: the card answered %zu of %zu commands\n",
+            card_warn("the card answered %zu of %zu commands\n",
                     b->nresp, k);
             rc = -1;
         }
@@ -793,7 +833,7 @@ int card_check_answers(const card_batch *b, size_t first, size_t count, size_t p
 {
     for (size_t k = first; k < first + count && !any_sw; k++)
         if (b->resp[k].sw != CARD_SW_OK) {
-            fprintf(stderr, "tts-card: %s: card status %04X (%s)\n", name, b->resp[k].sw,
+            card_warn("%s: card status %04X (%s)\n", name, b->resp[k].sw,
                     card_sw_name(b->resp[k].sw));
             return 1;
         }
@@ -804,7 +844,7 @@ int card_check_answers(const card_batch *b, size_t first, size_t count, size_t p
             continue;
         int want = card_answer_len(&b->cmd[kk], m, n);
         if (want >= 0 && b->resp[kk].len != want) {
-            fprintf(stderr, "tts-card: %s: the card answered %u bytes to INS %02X, expected "
+            card_warn("%s: the card answered %u bytes to INS %02X, expected "
                     "%d\n", name, b->resp[kk].len, b->cmd[kk].ins, want);
             return 1;
         }
@@ -821,7 +861,7 @@ int card_assemble_pk(const card_batch *b, size_t first, size_t count, unsigned m
             continue;
         size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
         if (b->resp[k].len != want) {
-            fprintf(stderr, "tts-card: segment %zu: %u bytes, expected %zu\n", k - first,
+            card_warn("segment %zu: %u bytes, expected %zu\n", k - first,
                     b->resp[k].len, want);
             return 1;
         }

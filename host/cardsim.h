@@ -91,6 +91,12 @@ int card_clocks_per_cycle(const char *cpu);
 int card_parse_watch(const char *arg, unsigned *watch, int *hits, int *read);
 int card_parse_cut(const char *arg, unsigned long long *cut);
 
+/* The device-host library's messages on standard error begin with the
+ * program's name: "tts-card" unless set (tts-bench's passport sets its
+ * own); card_warn prints "NAME: " and the formatted text. */
+void card_set_prog(const char *name);
+void card_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* n bytes as upper-case hex. */
 void card_print_hex(FILE *f, const uint8_t *b, size_t n);
 

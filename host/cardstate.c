@@ -175,9 +175,11 @@ int card_state_settle(card_state *s, const card_batch *b, size_t probe)
 
 void card_state_say_settle(FILE *rep, int verdict)
 {
-    if (verdict)
-        fprintf(verdict == -1 ? stderr : rep, "%ssettle: the key install cut before its answer "
-                "in a past session %s\n", verdict == -1 ? "tts-card: " : "",
+    if (verdict == -1)
+        card_warn("settle: the key install cut before its answer in a past session matches "
+                  "neither key: the host knows no key of this card\n");
+    else if (verdict)
+        fprintf(rep, "settle: the key install cut before its answer in a past session %s\n",
                 verdict == 1   ? "did not take: the card holds its old key"
                 : verdict == 2 ? "took: the card holds the new key"
                 : verdict == 3 ? "is not settled yet: no public key read, no signature (the "

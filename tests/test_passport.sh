@@ -308,10 +308,17 @@ assert t["steps"]["aa_card_chip"]["where"] == "card" and t["steps"]["aa_card_ter
 for c, ns in zip(cyc, t["steps"]["aa_card_chip"]["ns_per_run"]):
     assert abs(ns - c * 12 * 1000 / 3.57) <= 1, (c, ns)
 PY
+    # the card session's own messages carry the tool's name
+    env TTS_CARD_DIR="$CARD_DIR" TTS_S51="$dir/nowhere/s51" "$BENCH" passport --card \
+        --suite "TTS(20,28)" >out 2>err
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "^tts-bench: could not run .*nowhere/s51" err && ! grep -q "tts-card" err
+    check $? "--card with no simulator: exit 2, every message in tts-bench's name (got $rc)"
 else
     skip "--card: Active Authentication on the card image" "the 8051 card build (sdcc, s51) is not configured"
     skip "--card: the card's figures beside the host's" "no card build"
     skip "--card: the JSON" "no card build"
+    skip "--card with no simulator: the messages in tts-bench's name" "no card build"
 fi
 # An absent image: refused before any measurement.
 env TTS_CARD_DIR="$dir/nowhere" "$BENCH" passport --card --suite "TTS(20,28)" >out 2>err

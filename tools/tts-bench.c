@@ -523,6 +523,7 @@ static int micro_cli(int argc, char **argv)
 int main(int argc, char **argv)
 {
     cli_prog = "tts-bench";
+    card_set_prog(cli_prog); /* the card session's messages (passport --card) */
     cli_backend_check();
     bench_set_io(&tool_io);
     if (argc < 2) {
