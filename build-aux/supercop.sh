@@ -35,10 +35,26 @@ if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
 fi
 src=$1 dest=$2 cc=${3:-cc}
 sc=$src/supercop
-ref="params.c central.c keygen.c sign.c kernels_ref.c linalg.c backend.c stream.c"
-refh="internal.h gf256.h ct.h gauss_impl.h central_tables.h"
-opt="dispatch.c plan.c kernels_swar.c"
-opth="cpu.h plan.h"
+# am_list FRAGMENT VAR...: the files the variables list in an automake
+# fragment, one a line (the build's lists: ref/ref.am, opt/opt.am)
+am_list() {
+    f=$1
+    shift
+    for v in "$@"; do
+        awk -v v="$v" '$1 == v && $2 == "=" { on = 1; $1 = $2 = "" }
+            on { more = sub(/\\$/, ""); print; if (!more) exit }' "$f"
+    done | tr -s ' \t' '\n\n' | sed '/^$/d'
+}
+# The library's sources as the build lists them, less what a crypto_sign
+# package has no use for: the file codec (ref/file.c) and the CPUID probe
+# (opt/cpu.c: below); an ISA's kernels are its convenience library's.
+lib=$(am_list "$src/ref/ref.am" REF_SOURCES REF_HDRS | grep -v '^ref/file\.c$')
+opt=$(am_list "$src/opt/opt.am" OPT_SOURCES OPT_HDRS | grep -v '^opt/cpu\.c$\|^opt/simd_impl\.h$')
+avx2=$(am_list "$src/opt/opt.am" libtts_avx2_la_SOURCES)
+gfni=$(am_list "$src/opt/opt.am" libtts_gfni_la_SOURCES)
+for v in lib opt avx2 gfni; do
+    eval "[ -n \"\$$v\" ]" || { echo "supercop.sh: no $v sources in ref/ref.am, opt/opt.am" >&2; exit 1; }
+done
 sets=$(sed -n 's/^TTS_SET(\([0-9]*\), *\([0-9]*\), *\([0-9]*\), *\([0-9]*\), *\([0-9]*\),.*/\1 \2 \3 \4 \5/p' \
     "$src/include/tts_sets.def")
 [ -n "$sets" ] || { echo "supercop.sh: no sets in $src/include/tts_sets.def" >&2; exit 1; }
@@ -54,12 +70,12 @@ trap 'exit 1' HUP INT TERM
 
 # impl_files IMPL: the files of IMPL, as FOLDER/NAME under SRCDIR
 impl_files() {
-    for f in $ref $refh; do echo "ref/$f"; done
+    echo "$lib"
     case $1 in
     ref) echo ref/dispatch_ref.c ;;
-    opt) for f in $opt $opth; do echo "opt/$f"; done ;;
-    avx2) for f in $opt $opth kernels_avx2.c avx2_tables.h simd_impl.h; do echo "opt/$f"; done ;;
-    gfni) for f in $opt $opth kernels_gfni.c simd_impl.h; do echo "opt/$f"; done ;;
+    opt) echo "$opt" ;;
+    avx2) echo "$opt" && echo "$avx2" && echo opt/simd_impl.h ;;
+    gfni) echo "$opt" && echo "$gfni" && echo opt/simd_impl.h ;;
     esac
     # (opt/cpu.c's CPUID needs the compiler's <cpuid.h>, which SUPERCOP's
     # own cpuid.h hides; a vector implementation is compiled for its ISA
