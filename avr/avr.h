@@ -43,6 +43,15 @@
 #define TTS_L3  (TTS_V + TTS_A + 2) /* c: first index of layer 3 */
 #define PK_FLASH (PK_BYTES + AVR_PK_ZROOM(PK_BYTES)) /* the public key's room (avr_pk.h) */
 
+/* The kernels' shapes: the largest layer (its system k rows of k + 1, the
+ * right side last, LMAX + 1 bytes a row: gf_solve.S), the rows of S1 h
+ * (S3 x) one call of gf_matvec.S sums in registers, and the sums of one
+ * pass of gf_verify.S. */
+#define LMAX   (TTS_A > TTS_B ? TTS_A : TTS_B)
+#define H1     (TTS_M <= 20 ? TTS_M : TTS_M / 2)
+#define H3     (TTS_N <= 38 ? TTS_N / 2 : TTS_N == 44 ? 11 : 10)
+#define PASS_Q (TTS_M <= 20 ? TTS_M : TTS_M / 2)
+
 /* The keys, in flash: the programmer writes them (the host driver writes
  * the simulator's flash at the addresses INFO gives): sk as docs/SPEC.md
  * 5.2 lays it out, pk in log form and its zero list (avr_pk.h;
@@ -94,8 +103,44 @@ void chacha20_block(uint8_t out[64], const uint8_t key[32], const uint8_t nonce[
  * with -DAVR_C_KERNELS run instead. */
 void chacha_qr_c(uint32_t *s, uint8_t a, uint8_t b, uint8_t c, uint8_t d);
 
+/* A little-endian 16-bit word of an answer. */
+static inline void io_put16(uint16_t v)
+{
+    io_put((uint8_t)v);
+    io_put((uint8_t)(v >> 8));
+}
+
+#ifdef __AVR__
+/* INFO's answer (avr_protocol.h): AVR_OK, the set, the keys' rooms, the
+ * first free SRAM byte, the image's flags and the PIN's room (16-bit
+ * addresses: the AVR's). */
+static inline void avr_put_info(uint8_t flags)
+{
+    extern uint8_t __heap_start;
+    io_put(AVR_OK);
+    io_put(TTS_M);
+    io_put(TTS_N);
+    io_put16((uint16_t)avr_sk);
+    io_put16((uint16_t)avr_pk);
+    io_put16((uint16_t)&__heap_start);
+    io_put(flags);
+    io_put16((uint16_t)avr_pin);
+}
+#endif
+
 /* Wipe n bytes (volatile stores: the compiler keeps them). */
 void avr_wipe(void *p, uint16_t n);
+
+/* The assembly kernels (their contracts and cycles in their files; the C
+ * twins of the -DAVR_C_KERNELS images are in sign.c and verify.c, and
+ * tests/test_avr_kernels runs each against an independent model on the
+ * part: avr/kernel_test.c). */
+void gf_mv1_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr); /* H1 rows of S1 h */
+void gf_mv3_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr); /* H3 rows of S3 x */
+uint8_t gf_solve_asm(uint8_t *S, uint8_t k);                        /* a layer's system */
+void gf_pmul_asm(uint8_t *b, const uint8_t *P, uint8_t cnt);         /* central products */
+void gf_pk_pass_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *lw); /* VERIFY */
+void gf_pk_zeros_asm(uint8_t *out, const uint8_t *zl, const uint8_t *lw);
 
 /* sign.c */
 uint8_t avr_install(void);

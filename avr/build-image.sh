@@ -21,14 +21,18 @@ mkdir -p "$(dirname "$out")"
 large=$(sed -n 's/^#define AVR_PK_LARGE *\([0-9]*\).*/\1/p' "$srcdir/avr/avr_pk.h")
 mcu=atmega328p
 [ $((m * n * (n + 3) / 2)) -gt "${large:?AVR_PK_LARGE not found in avr/avr_pk.h}" ] && mcu=atmega2560
+# the firmware's C modules, or with -DAVR_KERNEL_TEST the kernels' test
+# image (avr/kernel_test.c); gf_tab.c first (its tables open the SRAM)
+cmods="main io nvm chacha sign verify"
+case " $* " in *" -DAVR_KERNEL_TEST "*) cmods="kernel_test io" ;; esac
+set -- "$@" "$srcdir/avr/gf_tab.c"
+for f in $cmods; do set -- "$@" "$srcdir/avr/$f.c"; done
+for f in chacha_rounds gf_verify gf_matvec gf_solve gf_pmul wipe pk_room; do
+    set -- "$@" "$srcdir/avr/$f.S"
+done
 "$AVR_GCC" -mmcu=$mcu -Os -mrelax -std=gnu99 -Wall -Wextra -Werror \
     -ffunction-sections -fdata-sections -Wl,--gc-sections \
-    -DTTS_M="$m" -DTTS_N="$n" -I"$(dirname "$tables")" -I"$srcdir/avr" "$@" \
-    -o "$out.tmp" "$srcdir/avr/gf_tab.c" "$srcdir/avr/main.c" "$srcdir/avr/io.c" \
-    "$srcdir/avr/nvm.c" "$srcdir/avr/chacha.c" "$srcdir/avr/sign.c" "$srcdir/avr/verify.c" \
-    "$srcdir/avr/chacha_rounds.S" "$srcdir/avr/gf_verify.S" "$srcdir/avr/gf_matvec.S" \
-    "$srcdir/avr/gf_solve.S" "$srcdir/avr/gf_pmul.S" \
-    "$srcdir/avr/wipe.S" "$srcdir/avr/pk_room.S"
+    -DTTS_M="$m" -DTTS_N="$n" -I"$(dirname "$tables")" -I"$srcdir/avr" -o "$out.tmp" "$@"
 # symbol sizes (hex) of the keys and tables; text and data, bss
 sym() { printf "%d" "0x$("$nm" -S "$out.tmp" | awk -v s="$1" '$4 == s { print $2 } END { print 0 }' | head -n 1)"; }
 sk=$(sym avr_sk) pk=$(sym avr_pk) ex=$(sym GF_EXP) lg=$(sym GF_LOG) tab=$(sym gf_tab)

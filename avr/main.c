@@ -15,7 +15,6 @@
 const uint8_t avr_sk[SK_BYTES] PROGMEM __attribute__((used)) = {0};
 const uint8_t avr_pin[AVR_PIN_BYTES] PROGMEM __attribute__((used)) = {0};
 
-extern uint8_t __heap_start;
 
 static void get(uint8_t *b, uint8_t n)
 {
@@ -27,12 +26,6 @@ static void put(const uint8_t *b, uint8_t n)
 {
     for (uint8_t i = 0; i < n; i++)
         io_put(b[i]);
-}
-
-static void put16(uint16_t v)
-{
-    io_put((uint8_t)v);
-    io_put((uint8_t)(v >> 8));
 }
 
 static uint8_t installed(void)
@@ -62,14 +55,7 @@ int main(void)
         uint8_t cmd = io_get(), rc;
         switch (cmd) {
         case AVR_CMD_INFO:
-            io_put(AVR_OK);
-            io_put(TTS_M);
-            io_put(TTS_N);
-            put16((uint16_t)avr_sk);
-            put16((uint16_t)avr_pk);
-            put16((uint16_t)&__heap_start);
-            io_put(AVR_F_SIGN | AVR_F_VERIFY | AVR_F_PIN);
-            put16((uint16_t)avr_pin);
+            avr_put_info(AVR_F_SIGN | AVR_F_VERIFY | AVR_F_PIN);
             break;
         case AVR_CMD_PIN:
             get(sig, AVR_PIN_BYTES);

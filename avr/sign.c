@@ -11,8 +11,6 @@
 
 #include "avr.h"
 
-/* The largest layer: the system is k rows of k + 1 (the right side last). */
-#define LMAX (TTS_A > TTS_B ? TTS_A : TTS_B)
 
 static uint8_t sk_byte(uint16_t off) { return pgm_read_byte(&avr_sk[off]); }
 
@@ -79,13 +77,7 @@ static uint8_t solve(uint8_t S[LMAX][LMAX + 1], uint8_t k)
     return ok;
 }
 #else
-/* gf_matvec.S: H1 (H3) rows of S1 h (S3 x), the sums in registers */
-void gf_mv1_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
-void gf_mv3_asm(uint8_t *out, const uint8_t *M, const uint8_t *lvr);
-#define H1 (TTS_M <= 20 ? TTS_M : TTS_M / 2)
-#define H3 (TTS_N <= 38 ? TTS_N / 2 : TTS_N == 44 ? 11 : 10)
-/* gf_solve.S */
-uint8_t gf_solve_asm(uint8_t *S, uint8_t k);
+/* gf_matvec.S (H1 or H3 rows a call), gf_solve.S, gf_pmul.S: avr.h */
 #define solve(S, k) gf_solve_asm(&(S)[0][0], k)
 
 /* out = M v + s for the r x c matrix M at sk offset mo, s at so (r = c
@@ -146,7 +138,6 @@ static void pmul(uint8_t *b, const uint8_t *P, uint8_t cnt)
 /* log_3 x, 0xFF for x = 0 */
 static uint8_t lg(uint8_t x) { return gf_log(x) | (uint8_t)~gf_nz(x); }
 #else
-void gf_pmul_asm(uint8_t *b, const uint8_t *P, uint8_t cnt);
 #define pmul gf_pmul_asm
 static uint8_t lg(uint8_t x) { return GF_TLOG[x]; }
 #endif

@@ -58,10 +58,8 @@ uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
     return d ? AVR_EBADSIG : AVR_OK;
 }
 #else
-/* gf_verify.S: one pass of Q of the m sums; the zero list's products */
-void gf_pk_pass_asm(uint8_t *out, const uint8_t *pkl, const uint8_t *lw);
-void gf_pk_zeros_asm(uint8_t *out, const uint8_t *zl, const uint8_t *lw);
-#define PASS_Q (TTS_M <= 20 ? TTS_M : TTS_M / 2)
+/* gf_verify.S (avr.h): one pass of PASS_Q of the m sums; the zero
+ * list's products */
 
 uint8_t avr_verify(const uint8_t sig[TTS_N], const uint8_t h[TTS_M])
 {

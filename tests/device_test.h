@@ -22,7 +22,7 @@ static int failures;
         }                                                                             \
     } while (0)
 
-static int unhex(const char *s, uint8_t *out, size_t max)
+static inline int unhex(const char *s, uint8_t *out, size_t max)
 {
     size_t n = 0;
     for (; s[0] && s[1] && s[0] != '\n' && n < max; s += 2) {
@@ -35,7 +35,7 @@ static int unhex(const char *s, uint8_t *out, size_t max)
 }
 
 /* the pk and sk of entry idx of the KAT file */
-static int kat_key(const char *path, int idx, uint8_t *pk, size_t pkb, uint8_t *sk, size_t skb)
+static inline int kat_key(const char *path, int idx, uint8_t *pk, size_t pkb, uint8_t *sk, size_t skb)
 {
     FILE *f = fopen(path, "r");
     static char line[200000];

@@ -220,13 +220,14 @@ check $? "a failing export (exit $ok) replaces nothing and leaves no temporary"
 mkdir -p t2
 cp -R "$srcdir/ref" "$srcdir/opt" "$srcdir/include" "$srcdir/supercop" "$srcdir/LICENSE" t2/
 chmod -R u+w t2
-sed 's|^REF_SOURCES = ref/params.c|REF_SOURCES = ref/extra_probe.c ref/params.c|' \
+x=extra_probe # (a file of the copy only)
+sed "s|^REF_SOURCES = ref/params.c|REF_SOURCES = ref/$x.c ref/params.c|" \
     "$srcdir/ref/ref.am" >t2/ref/ref.am
-printf '/* SPDX-License-Identifier: MIT */\ntypedef int tts_extra_probe;\n' >t2/ref/extra_probe.c
+printf '/* SPDX-License-Identifier: MIT */\ntypedef int tts_extra_probe;\n' >"t2/ref/$x.c"
 sh "$srcdir/build-aux/supercop.sh" t2 z "$CC" >out 2>err
 ok=$?
-[ $ok = 0 ] && [ -f z/crypto_sign/tts2028/ref/extra_probe.c ] &&
-    [ -f z/crypto_sign/tts2028/gfni/extra_probe.c ] && [ ! -f z/crypto_sign/tts2028/ref/file.c ] &&
+[ $ok = 0 ] && [ -f "z/crypto_sign/tts2028/ref/$x.c" ] &&
+    [ -f "z/crypto_sign/tts2028/gfni/$x.c" ] && [ ! -f z/crypto_sign/tts2028/ref/file.c ] &&
     [ ! -f z/crypto_sign/tts2028/opt/cpu.c ] && [ -f z/crypto_sign/tts2028/avx2/kernels_avx2.c ]
 check $? "the packages' sources are the build's lists (ref/ref.am, opt/opt.am): a file added there is packaged (exit $ok)"
 tap_end
