@@ -54,7 +54,7 @@ __code const uint8_t T_LAY[12] = {
  * and k_dim the layer (first variable, size); the row being built (k_st,
  * rs_solve's after the build); the layer's offset in T_LAY (with
  * rs_solve: k_cols, Gauss-Jordan's, which does not run in the layer
- * loop); xcopy_k's destination (k_x, also rs_solve's scratch); two
+ * loop); rs_solve's scratch (k_x); two
  * pointers (table, coefficients; the matvec's s and out), the attempt's
  * verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
@@ -103,7 +103,7 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * solver), called as rk_scal elsewhere; defined in rk_xcopy's block, the
  * first of this file (the assembler reads the blocks in order).
  */
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM, for
+/* @R0 .. @(R0 + R7 - 1) = src[0 .. R7) (DPTR): XDATA to internal RAM, for
  * COMMIT KEY's check (in the area RGAP, below) */
 void rk_xcopy(void) __naked
 {
@@ -136,14 +136,11 @@ void rk_xcopy(void) __naked
 #ifndef CARD_ROM_NO_CHECK
         .area CK_AREA (CODE)
     _xcopy_k::
-        mov  r0, _k_x
-        mov  r7, _k_cnt
-    rk_xc:
         movx a, @dptr
         inc  dptr
         mov  @r0, a
         inc  r0
-        djnz r7, rk_xc
+        djnz r7, _xcopy_k
         ret
         .area CSEG (CODE)
 #endif
@@ -856,17 +853,19 @@ void rk_gap(void) __naked
 
 #ifndef CARD_ROM_NO_CHECK
 /*
- * COMMIT KEY's check: y = F(x) of the staged raw key (its coefficients
- * at X_STAGE + SK_COEF), x at IX (c3, or a check point's x), y at IA[0 ..
- * m): y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in the area CK_AREA).
+ * COMMIT KEY's check: y = F(x) of the staged raw key, x at IX (c3, or a
+ * check point's x), y at IA[0 .. m): y[k] = x[v + k] + sum_t p_t x[u_t]
+ * x[w_t], over the term records with the staged key's coefficients, raw,
+ * in them (rk_tfilld; the active key's go back in after the check: rom.c,
+ * COMMIT KEY; in the area CK_AREA).
  */
 void rk_ceval(void) __naked
 {
     __asm
         .area CK_AREA (CODE)
     _central_eval_rom::
-        mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
-        mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
+        mov  dptr, #(X_STAGE + SK_COEF)
+        lcall _rk_tfilld
         mov  r0, #_IA
         mov  r1, #(_IA + IX_OFF + V)
         mov  r7, #M
@@ -876,8 +875,8 @@ void rk_ceval(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  _rk_p0, #(X_TERMS & 0xFF)
-        mov  (_rk_p0 + 1), #(X_TERMS >> 8)
+        mov  P2, #(X_TERMS >> 8)  ; the records at P2:R0
+        mov  r0, #(X_TERMS & 0xFF)
         mov  _rk_lay, #0
     ce_lay:
         lcall _rk_layer
@@ -887,44 +886,31 @@ void rk_ceval(void) __naked
     ce_row:
         mov  r7, _k_cnt
     ce_term:
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
-        movx a, @dptr
-        inc  dptr
-        mov  r1, a                ; &x[u]
-        movx a, @dptr
-        inc  dptr
-        inc  dptr                 ; (the record's p_t: the active key's)
-        mov  r0, dpl
-        cjne r0, #(3 * TREC_PP), ce_samep ; public: the page's last record
-        inc  dptr
-    ce_samep:
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        movx a, @r0
+        inc  r0
+        mov  r1, a
+        mov  b, @r1               ; x[u]
+        movx a, @r0
+        inc  r0
         jb   acc.7, ce_rhs        ; public
         add  a, _k_lo
         add  a, #(0x80 | IX_OFF)
     ce_rhs:
         anl  a, #0x7F
-        mov  r0, a                ; &x[w]
-        mov  a, @r0
+        mov  r1, a
+        mov  a, @r1               ; x[w]
+        CK_CALL _rk_gmul          ; x[u] x[w]
         mov  b, a
-        mov  a, @r1
-        CK_CALL _rk_gmul            ; x[u] x[w]
-        mov  b, a
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        movx a, @dptr             ; p_t, raw
-        inc  dptr
-        mov  _rk_p1, dpl
-        mov  (_rk_p1 + 1), dph
+        movx a, @r0               ; p_t, raw
+        inc  r0
+        cjne r0, #(3 * TREC_PP), ce_samep ; public: the page's last record
+        mov  r0, #0
+        inc  P2
+    ce_samep:
         CK_CALL _rk_gmul
-        mov  r5, a
-        mov  a, r6
-        mov  r0, a
-        mov  a, r5
-        xrl  a, @r0
-        mov  @r0, a
+        mov  r1, 0x06             ; &y[row] (R6, bank 0)
+        xrl  a, @r1
+        mov  @r1, a
         djnz r7, ce_term
         inc  r6
         djnz _k_dim, ce_row

@@ -45,8 +45,8 @@ void rm_check(void) __naked
         mov  a, dpl
         anl  _rm_ok, a
         mov  dptr, #(X_G3 + N * GST)
-        mov  _k_x, #(_IA + IX_OFF)
-        mov  _k_cnt, #N
+        mov  r0, #(_IA + IX_OFF)
+        mov  r7, #N
         lcall _xcopy_k
         lcall _central_eval_rom
         mov  dptr, #(X_STAGE + SK_s1)
@@ -156,8 +156,8 @@ void rm_points(void) __naked
         mov  dpl, _k_k
         mov  a, #N
         acall pt_ix               ; x (DPTR: then w)
-        mov  _k_x, #_IA
-        mov  _k_cnt, #N
+        mov  r0, #_IA
+        mov  r7, #N
         NCALL _xcopy_k            ; w
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
@@ -185,8 +185,8 @@ void rm_points(void) __naked
         ; IX[0 .. A) = X_CMD[DPL ..] (DPTR after them)
     pt_ix:
         mov  dph, #(X_CMD >> 8)
-        mov  _k_x, #(_IA + IX_OFF)
-        mov  _k_cnt, a
+        mov  r0, #(_IA + IX_OFF)
+        mov  r7, a
         NJMP _xcopy_k
 
         ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
@@ -370,15 +370,12 @@ void rm_install(void) __naked
         mov  r7, #(PIN_MAX + 1)
         NCALL rm_xmove            ; (DPTR = X_PINST)
     in_nopin:
-        mov  dptr, #X_TRIES
-        mov  a, #PIN_TRIES
-        movx @dptr, a
+        NCALL rm_tries
         mov  dptr, #X_ACTIVE
         mov  a, #NV_MAGIC
         movx @dptr, a
-        mov  dptr, #X_PINST       ; the staged PIN is used up
-        mov  a, #0xFF
-        movx @dptr, a
+        NCALL rm_unstage          ; the staged PIN is used up (and the
+                                  ; record of PUT bytes, cleared already)
         mov  dptr, #X_JRNL        ; done
         clr  a
         movx @dptr, a

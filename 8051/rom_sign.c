@@ -19,7 +19,8 @@
  *   q = 0 .. b-1 (the unknown x[c+q]) TX(u), TC(q) with u = 2(r-q) - (i mod
  *   2) for q < r, 0 for q = r, c + r - q for q > r.
  * rk_tfill writes their third bytes, the active key's coefficients (L1,
- * X_KCO): at reset and after each install. Both loops run on public counts.
+ * X_KCO): at reset and after each install (rk_tfilld: the C bytes at
+ * DPTR, for COMMIT KEY's check). Both loops run on public counts.
  */
 #define TG_C (V + A + 2)           /* layer 3's first variable */
 #define TG_H ((V - 2) / 2)
@@ -135,6 +136,7 @@ void rk_terms(void) __naked
 
     _rk_tfill::
         mov  dptr, #X_KCO
+    _rk_tfilld::                  ; (from DPTR: COMMIT KEY's check)
         mov  P2, #(X_TERMS >> 8)
         mov  r0, #2
         mov  r7, #C
@@ -180,7 +182,7 @@ void sign_rom(void) __naked
         mov  _k_rows, #M
         setb F0
         mov  dptr, #_K1_RUNS
-        NCALL _matvec_rom
+        lcall _matvec_rom
         mov  dptr, #_rk_att
         clr  a
         movx @dptr, a
@@ -228,7 +230,7 @@ void sign_rom(void) __naked
         mov  _k_rows, #N
         clr  F0
         mov  dptr, #_K3_RUNS
-        NCALL _matvec_rom
+        lcall _matvec_rom
         mov  _rm_la, #N
         ljmp _stream_wipe
     __endasm;
