@@ -33,8 +33,9 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_ROM_INIT;
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-__code const uint8_t K3_RUNS[] = {KL_RUNS3, 0, 0, 0};
-__code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
+/* (no terminating triple: the matvec and the install count the columns) */
+__code const uint8_t K3_RUNS[] = {KL_RUNS3};
+__code const uint8_t K1_RUNS[] = {KL_RUNS1};
 
 /* the layers: first variable, size, terms a row */
 __code const uint8_t T_LAY[12] = {
@@ -150,7 +151,7 @@ void rk_xcopy(void) __naked
 /*
  * out = s + K x: K the stored key's square L1 matrix of the run table in
  * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
- * with F0 set), x = IX[0 .. k_rows) in L1 form, s at rk_p0, out at rk_p1
+ * with F0 set, which only the rows written out read), x = IX[0 .. k_rows) in L1 form, s at rk_p0, out at rk_p1
  * (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
  * scalar DPTR, then per row one L1 product XORed into its accumulator
  * byte, the rows written out at direct addresses (N of them; S1's M rows

@@ -581,8 +581,8 @@ void rm_main(void) __naked
         jnc  rs_6985
         acall rm_wclr             ; the record, cleared before the check
 #ifndef CARD_ROM_NO_CHECK
-        NCALL _rm_points
-        jz   rs_6a80
+        NCALL _rm_points          ; (A = 0: the key passes)
+        jnz  rs_6a80
 #ifndef CARD_ROM_POINT_ONLY
         lcall _rm_check
         jz   rs_6a80

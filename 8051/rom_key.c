@@ -108,7 +108,7 @@ void rm_check(void) __naked
 
 /*
  * COMMIT KEY's check points (its data at X_CMD, protocol.h: per point x,
- * w = S3 x + s3 and y = P(w) under the intended public key P): A = 1 iff
+ * w = S3 x + s3 and y = P(w) under the intended public key P): A = 0 iff
  * the staged raw key gives S3 x + s3 = w and S1 y + s1 = F(x) at both,
  * P'(w) = y for its own public map P' (key.c's points_diff; docs/CARD.md,
  * "A faulty key"). k_t1 collects every byte of the differences, with no
@@ -142,44 +142,40 @@ void rm_points(void) __naked
         inc  r0
         inc  r1
         djnz r7, dg_b
-        mov  _k_t1, #1
-        mov  a, r3
+        mov  a, r3                ; A = 0 iff one of the three is 0
         jz   dg_end
         mov  a, r4
         jz   dg_end
         mov  a, r5
-        jz   dg_end
-        mov  _k_t1, #0
     dg_end:
-        mov  _k_k, #(X_CMD & 0xFF)
-    pt_pt:
-        mov  dpl, _k_k
+        cjne a, #1, dg_k          ; C = (A = 0)
+    dg_k:
+        clr  a
+        rlc  a
+        mov  _k_t1, a
+        mov  dpl, #(X_CMD & 0xFF)
+    pt_pt:                        ; (DPL: the point, in X_CMD)
         mov  a, #N
         acall pt_ix               ; x (DPTR: then w)
         mov  r0, #_IA
         mov  r7, #N
-        NCALL _xcopy_k            ; w
+        NCALL _xcopy_k            ; w (DPTR: then y)
+        push dpl
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         acall pt_aff
         NCALL _central_eval_rom
-        mov  a, _k_k
-        add  a, #(2 * N)
-        mov  dpl, a
+        pop  dpl
         mov  a, #M
-        acall pt_ix               ; y
+        acall pt_ix               ; y (DPTR: then the next point)
+        push dpl
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         acall pt_aff
-        mov  a, _k_k
-        add  a, #CHK_PT
-        mov  _k_k, a
+        pop  dpl
+        mov  a, dpl
         cjne a, #((X_CMD & 0xFF) + CHK_BYTES), pt_pt ; public: the count
-        mov  a, _k_t1
-        add  a, #0xFF             ; C = (d != 0)
-        clr  a
-        rlc  a
-        xrl  a, #1
+        mov  a, _k_t1             ; (0: the key passes)
         ret
 
         ; IX[0 .. A) = X_CMD[DPL ..] (DPTR after them)
@@ -191,29 +187,33 @@ void rm_points(void) __naked
 
         ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
         ; matrix at DPTR, s right after it (the key's layout: S1 s1, S3
-        ; s3), t = IA[0 .. R2), v = IX
+        ; s3), t = IA[0 .. R2), v = IX; t + s first, in place
     pt_aff:
+        push dpl
+        push dph
         mov  a, r2
         mov  b, a
         mul  ab
         add  a, dpl
-        mov  _rk_p0, a
+        mov  dpl, a
         mov  a, b
         addc a, dph
-        mov  (_rk_p0 + 1), a      ; s
+        mov  dph, a               ; s
         mov  r0, #_IA
-    pa_row:
-        push dpl
-        push dph
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
+        mov  a, r2
+        mov  r7, a
+    pa_s:
         movx a, @dptr
         inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        xrl  a, @r0
+        mov  @r0, a
+        inc  r0
+        djnz r7, pa_s
         pop  dph
         pop  dpl
-        xrl  a, @r0
+        mov  r0, #_IA
+    pa_row:
+        mov  a, @r0
         mov  r6, a                ; t + s
         mov  r1, #(_IA + IX_OFF)
         mov  a, r2
@@ -318,10 +318,10 @@ void rm_kcard(void) __naked
         lcall _chacha_block
         djnz _rm_ok, kc_blk
         mov  dptr, #(X_STR + 64)
-        mov  _rk_p1, #(X_KCST & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCST >> 8)
+        mov  P2, #(X_KCST >> 8)
+        mov  r1, #(X_KCST & 0xFF)
         mov  r7, #32
-        NCALL rm_xmove
+        lcall cc_xmv
         NJMP _stream_wipe
     __endasm;
 }
@@ -337,13 +337,13 @@ void rm_kcard(void) __naked
 void rm_install(void) __naked
 {
     __asm
-        mov  _rk_p0, #_K1_RUNS
-        mov  (_rk_p0 + 1), #(_K1_RUNS >> 8)
+        mov  r3, #_K1_RUNS
+        mov  r4, #(_K1_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         NCALL in_cols
-        mov  _rk_p0, #_K3_RUNS
-        mov  (_rk_p0 + 1), #(_K3_RUNS >> 8)
+        mov  r3, #_K3_RUNS
+        mov  r4, #(_K3_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         NCALL in_cols
@@ -358,17 +358,16 @@ void rm_install(void) __naked
         mov  dptr, #(X_STAGE + SK_s3)
         mov  r7, #N
         NCALL rm_xmove
-        mov  dptr, #X_KCST
-        mov  _rk_p1, #(X_KCARD & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCARD >> 8)
+        mov  dptr, #X_KCST        ; (X_MISC's page: P2)
+        mov  P2, #(X_KCARD >> 8)
+        mov  r1, #(X_KCARD & 0xFF)
         mov  r7, #32
-        NCALL rm_xmove
+        lcall cc_xmv
         NCALL rm_pinst            ; public: staged, or already used up
         jnc  in_nopin
-        mov  _rk_p1, #(X_PIN & 0xFF)
-        mov  (_rk_p1 + 1), #(X_PIN >> 8)
+        mov  r1, #(X_PIN & 0xFF)
         mov  r7, #(PIN_MAX + 1)
-        NCALL rm_xmove            ; (DPTR = X_PINST)
+        lcall cc_xmv              ; (DPTR = X_PINST)
     in_nopin:
         NCALL rm_tries
         mov  dptr, #X_ACTIVE
@@ -383,7 +382,7 @@ void rm_install(void) __naked
         ljmp _rk_tfill            ; the term records' coefficients
 
         ; S raw row-major at DPTR (R2 x R2) -> the L1 columns of the run
-        ; table at rk_p0
+        ; table at R4:R3 (each run's columns at P2:R1 on)
     in_cols:
         mov  _k_cnt, r2
         mov  _k_j, #1
@@ -391,22 +390,22 @@ void rm_install(void) __naked
         djnz _k_j, ic_same        ; public: the column in its run
         push dpl
         push dph
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
+        mov  dpl, r3
+        mov  dph, r4
         clr  a
         movc a, @a+dptr
-        mov  _k_ckp, a
+        mov  P2, a
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_ckl, a
+        mov  r1, a
         inc  dptr
         clr  a
         movc a, @a+dptr
         mov  _k_j, a
         inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  r3, dpl
+        mov  r4, dph
         pop  dph
         pop  dpl
     ic_same:
@@ -418,11 +417,9 @@ void rm_install(void) __naked
         movx a, @dptr
         push dpl
         push dph
-        NCALL _rk_l1of
-        mov  P2, _k_ckp
-        mov  r1, _k_ckl
+        NCALL _rk_l1of            ; (keeps P2, R1 .. R4)
         movx @r1, a
-        inc  _k_ckl
+        inc  r1
         pop  dph
         pop  dpl
         mov  a, dpl

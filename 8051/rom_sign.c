@@ -161,10 +161,16 @@ void rk_terms(void) __naked
  * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
  * four, always), sigma = S3 x + s3 to X_RESP. Ends the command (rom.c
  * jumps here): the response length rm_la = n, or 6A80 when MAX_ATTEMPTS
- * attempts failed (the attempt counter in XDATA: internal RAM is the
- * scarce resource).
+ * attempts failed (the attempts left counted down in rk_p1, which the
+ * matvecs alone use, low byte first: SR_ATTL + 256 (SR_ATTH - 1) of
+ * them). F0 tells the matvec S1 from S3 where it writes its rows out
+ * (kernels_rom.c).
  */
-__xdata uint16_t rk_att;
+#define SR_ATTL (MAX_ATTEMPTS % 256)
+#define SR_ATTH (MAX_ATTEMPTS / 256 + 1)
+#if SR_ATTL == 0 || SR_ATTH > 255
+#error "rom_sign.c: the attempt count"
+#endif
 
 void sign_rom(void) __naked
 {
@@ -180,14 +186,13 @@ void sign_rom(void) __naked
         mov  _rk_p1, #(X_U & 0xFF)
         mov  (_rk_p1 + 1), #(X_U >> 8)
         mov  _k_rows, #M
+#ifndef CARD_ROM_MV_ROLL
         setb F0
+#endif
         mov  dptr, #_K1_RUNS
         lcall _matvec_rom
-        mov  dptr, #_rk_att
-        clr  a
-        movx @dptr, a
-        inc  dptr
-        movx @dptr, a
+        mov  _rk_p1, #SR_ATTL
+        mov  (_rk_p1 + 1), #SR_ATTH
     sr_att:
         mov  r0, #(_IA + IX_OFF)  ; the vinegar, in L1 form
         mov  _k_cnt, #V
@@ -209,17 +214,8 @@ void sign_rom(void) __naked
         cjne a, #12, sr_lay
         mov  a, _rk_ok
         jnz  sr_ok                ; declassified: the attempt succeeded
-        mov  dptr, #_rk_att
-        movx a, @dptr
-        add  a, #1
-        movx @dptr, a
-        mov  r2, a
-        inc  dptr
-        movx a, @dptr
-        addc a, #0
-        movx @dptr, a
-        cjne r2, #(MAX_ATTEMPTS & 0xFF), sr_att
-        cjne a, #(MAX_ATTEMPTS >> 8), sr_att
+        djnz _rk_p1, sr_att
+        djnz (_rk_p1 + 1), sr_att
         lcall _stream_wipe
         ljmp _rm_sw_6a80
     sr_ok:
@@ -228,7 +224,9 @@ void sign_rom(void) __naked
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
         mov  _k_rows, #N
+#ifndef CARD_ROM_MV_ROLL
         clr  F0
+#endif
         mov  dptr, #_K3_RUNS
         lcall _matvec_rom
         mov  _rm_la, #N
