@@ -33,9 +33,22 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_ROM_INIT;
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-/* (no terminating triple: the matvec and the install count the columns) */
-__code const uint8_t K3_RUNS[] = {KL_RUNS3};
-__code const uint8_t K1_RUNS[] = {KL_RUNS1};
+/* The run tables (card_field.h), K1_RUNS right after K3_RUNS: the install
+ * reads the two in that order (rom_key.c); no terminating triple, the
+ * matvec and the install count the columns. */
+#undef KR
+#define KR(p, o, c) ((X_KS3 >> 8) + (p)), (o), (c)
+void rk_runs(void) __naked
+{
+    __asm
+        .area CONST (CODE)
+    _K3_RUNS::
+        .db  KL_RUNS3
+    _K1_RUNS::
+        .db  KL_RUNS1
+        .area CSEG (CODE)
+    __endasm;
+}
 
 /* the layers: first variable, size, terms a row */
 __code const uint8_t T_LAY[12] = {

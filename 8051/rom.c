@@ -163,8 +163,7 @@ void rm_main(void) __naked
         acall rm_unstage          ; (after the journal, which reads X_PINST)
         lcall _rk_tfill           ; the active key's coefficients in them
         mov  TMOD, #0x01
-        setb ET0
-        setb EA
+        mov  IE, #0x82            ; EA, ET0
     rm_loop:
         mov  r0, #_rm_hdr
         mov  r7, #5
@@ -374,9 +373,15 @@ void rm_main(void) __naked
 
         ; ---- HALT: F1 (PSW.1, no other use) stops the simulator once the
         ; response is out
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)
+#endif
     rh_halt:
         setb 0xD1                 ; F1 (PSW.1)
         ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
 
         ; ---- VERIFY: the try counted before the comparison, which reads
         ; every byte whatever the PIN and the data
@@ -443,9 +448,7 @@ void rm_main(void) __naked
     rh_info:
         mov  dptr, #_rm_info
         mov  r7, #7
-        mov  _rm_la, r7
-        mov  P2, #(X_RESP >> 8)
-        mov  r1, #(X_RESP & 0xFF)
+        acall rm_rsp
     _rm_ccopy::                   ; CODE DPTR -> XDATA P2:R1, R7 bytes
     rm_ccopy::
         clr  a
@@ -465,11 +468,15 @@ void rm_main(void) __naked
         mov  r7, #8
 #endif
     rh_cy:
-        mov  _rm_la, r7
         mov  dptr, #_rm_last
-        mov  _rk_p1, #(X_RESP & 0xFF)
-        mov  (_rk_p1 + 1), #(X_RESP >> 8)
-        NJMP rm_xmove
+        acall rm_rsp
+        ljmp cc_xmv               ; (chacha.c)
+        ; a response of R7 bytes (rm_la) at P2:R1
+    rm_rsp:
+        mov  _rm_la, r7
+        mov  P2, #(X_RESP >> 8)
+        mov  r1, #(X_RESP & 0xFF)
+        ret
 
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
@@ -653,8 +660,8 @@ void rm_main(void) __naked
         djnz r7, rc_b
         mov  r1, #(X_CSEL & 0xFF)
         movx a, @r1
+        cpl  a
         anl  a, #1
-        xrl  a, #1
         movx @r1, a
         mov  a, #1
     rc_ret:
@@ -662,20 +669,16 @@ void rm_main(void) __naked
 
         ; ---- PUT KEY: the staging copy and its map (a byte, then its bit)
     rh_put:
-        clr  c
-        mov  a, R_P2
-        subb a, #(SK_BYTES & 0xFF)
-        mov  a, R_P1
-        subb a, #(SK_BYTES >> 8)
-        jnc  rp_6a86              ; offset >= sk
-        clr  c
+        clr  c                    ; sk - offset
         mov  a, #(SK_BYTES & 0xFF)
         subb a, R_P2
         mov  r2, a
         mov  a, #(SK_BYTES >> 8)
         subb a, R_P1
+        jc   rp_6a86              ; offset > sk
         jnz  rp_lc                ; sk - offset > 255
         mov  a, r2
+        jz   rp_6a86              ; offset = sk
         clr  c
         subb a, R_LC
         jc   rp_6a86              ; offset + Lc > sk
@@ -683,11 +686,9 @@ void rm_main(void) __naked
         mov  a, R_LC
         jz   rp_6700
         mov  r7, a
-        mov  a, R_P2              ; DPTR: the staging copy's byte
-        add  a, #(X_STAGE & 0xFF)
-        mov  dpl, a
-        mov  a, R_P1
-        addc a, #(X_STAGE >> 8)
+        mov  dpl, R_P2            ; DPTR: the staging copy's byte
+        mov  a, R_P1              ; (X_STAGE: a page, card_map.h)
+        add  a, #(X_STAGE >> 8)
         mov  dph, a
         mov  a, R_P2              ; R3: the map's bit, 1 << (offset & 7)
         anl  a, #7

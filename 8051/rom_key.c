@@ -286,16 +286,11 @@ void rm_moves(void) __naked
 void rm_kcard(void) __naked
 {
     __asm
-        NCALL _stream_wipe        ; K_0 = 0
-        mov  _rk_p0, #(X_STAGE & 0xFF)
-        mov  (_rk_p0 + 1), #(X_STAGE >> 8)
+        NCALL _stream_wipe        ; K_0 = 0 (the block; P2: the X_STR page)
+        mov  dptr, #X_STAGE
         mov  _rm_ok, #((SK_BYTES + 31) / 32)
-    kc_blk:
-        mov  dptr, #(X_STR + 64)
-        lcall _stream_init        ; (P2: the X_STR page)
-        mov  r1, #((X_STR + 16) & 0xFF)
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
+    kc_blk:                       ; K_i XOR M_i, in the block
+        mov  r1, #((X_STR + 64) & 0xFF)
         mov  r7, #32
         mov  a, _rm_ok            ; public: the last piece (zero-padded)
         cjne a, #1, kc_x
@@ -309,13 +304,17 @@ void rm_kcard(void) __naked
         movx @r1, a
         inc  r1
         djnz r7, kc_x
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        push dpl
+        push dph
+        mov  dptr, #(X_STR + 64)
+        lcall _stream_init        ; (it as the key)
         mov  dptr, #_rm_nonce
         mov  r1, #((X_STR + 52) & 0xFF)
         mov  r7, #12
         NCALL rm_ccopy
         lcall _chacha_block
+        pop  dph
+        pop  dpl
         djnz _rm_ok, kc_blk
         mov  dptr, #(X_STR + 64)
         mov  P2, #(X_KCST >> 8)
@@ -337,15 +336,13 @@ void rm_kcard(void) __naked
 void rm_install(void) __naked
 {
     __asm
-        mov  r3, #_K1_RUNS
-        mov  r4, #(_K1_RUNS >> 8)
-        mov  dptr, #(X_STAGE + SK_S1)
-        mov  r2, #M
-        NCALL in_cols
         mov  r3, #_K3_RUNS
         mov  r4, #(_K3_RUNS >> 8)
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
+        NCALL in_cols             ; (R4:R3: then K1_RUNS, kernels_rom.c)
+        mov  dptr, #(X_STAGE + SK_S1)
+        mov  r2, #M
         NCALL in_cols
         mov  dptr, #(X_STAGE + SK_COEF)
         mov  _rk_p1, #(X_KCO & 0xFF)

@@ -30,30 +30,24 @@ void rk_terms(void) __naked
     _rk_tgen::
         mov  P2, #(X_TERMS >> 8)
         mov  r0, #0
-        ; layer 1: R5 the row's first column, R4 the column, R7 = j
-        mov  r5, #((V + 1) % A)
-        mov  r6, #A
+        ; layer 1: R6 = i, R7 = j; (i + j) mod a by DIV
+        mov  r6, #V
     tg_l1r:
-        mov  a, r5
-        mov  r4, a
         mov  r7, #1
     tg_l1t:
-        mov  a, r4
-        add  a, #TC(0)
+        mov  a, r6
+        add  a, r7
+        mov  b, #A
+        div  ab
+        mov  a, #TC(0)
+        add  a, b
         mov  b, a
         mov  a, r7
         acall tg_put
-        inc  r4
-        cjne r4, #A, tg_l1c
-        mov  r4, #0
-    tg_l1c:
         inc  r7
         cjne r7, #V, tg_l1t
-        inc  r5
-        cjne r5, #A, tg_l1n
-        mov  r5, #0
-    tg_l1n:
-        djnz r6, tg_l1r
+        inc  r6
+        cjne r6, #(V + A), tg_l1r
         ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu)
         mov  dptr, #tg_mu
         mov  r6, #4
