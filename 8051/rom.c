@@ -47,6 +47,8 @@ __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big end
 void rm_vec(void) __naked
 {
     __asm
+        .area CONST (CODE)        ; (named before RVEC and RGAP: the link
+                                  ; places the constants after CSEG)
         .area RVEC (CODE)
     rv_base:
         ljmp _rm_main
