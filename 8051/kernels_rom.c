@@ -162,10 +162,10 @@ void rk_xcopy(void) __naked
 }
 
 /*
- * out = s + K x: K the stored key's square L1 matrix of the run table in
- * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
- * with F0 set, which only the rows written out read), x = IX[0 .. k_rows) in L1 form, s at rk_p0, out at rk_p1
- * (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
+ * out = s + K x: K the stored key's square L1 matrix of the run table at
+ * R3:R2 (triples page, offset, columns; each column k_rows bytes: N, or M
+ * with F0 set, which only the rows written out read), x = IX[0 .. k_rows)
+ * in L1 form, s at DPTR, out at rk_p1 (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
  * scalar DPTR, then per row one L1 product XORed into its accumulator
  * byte, the rows written out at direct addresses (N of them; S1's M rows
  * enter at row N - M): 10 machine cycles an entry; or, with
@@ -179,10 +179,6 @@ void rk_xcopy(void) __naked
 void matvec_rom(void) __naked
 {
     __asm
-        mov  r2, dpl
-        mov  r3, dph              ; the run table
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
         mov  a, #(_IA + N)
         clr  c
         subb a, _k_rows

@@ -536,8 +536,7 @@ void rm_main(void) __naked
         mov  a, r1
         clr  c
         subb a, R_LC              ; C = R1 < Lc (public: the length sent)
-        clr  a
-        subb a, #0
+        subb a, 0xe0              ; 0xFF iff C
         anl  a, r5
         inc  r1
         ret

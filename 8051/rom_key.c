@@ -212,6 +212,8 @@ void rm_points(void) __naked
         pop  dph
         pop  dpl
         mov  r0, #_IA
+        mov  a, r2
+        mov  r3, a                ; the rows (rk_gmul keeps R3)
     pa_row:
         mov  a, @r0
         mov  r6, a                ; t + s
@@ -233,9 +235,7 @@ void rm_points(void) __naked
         djnz r7, pa_col
         orl  _k_t1, a
         inc  r0
-        mov  a, r0
-        add  a, #(0x100 - IA_ABS)
-        cjne a, 0x02, pa_row      ; R2 (bank 0)
+        djnz r3, pa_row
         ret
     __endasm;
 }
@@ -372,19 +372,20 @@ void rm_install(void) __naked
         movx @dptr, a
         NCALL rm_unstage          ; the staged PIN is used up (and the
                                   ; record of PUT bytes, cleared already)
-        mov  dptr, #X_JRNL        ; done
-        clr  a
+        mov  dptr, #X_JRNL        ; done (A = 0: rm_unstage)
         movx @dptr, a
         mov  _rm_pin, a
         ljmp _rk_tfill            ; the term records' coefficients
 
         ; S raw row-major at DPTR (R2 x R2) -> the L1 columns of the run
-        ; table at R4:R3 (each run's columns at P2:R1 on)
+        ; table at R4:R3 (each run's columns at P2:R1 on; R0 the columns
+        ; left, R6 those of the run)
     in_cols:
-        mov  _k_cnt, r2
-        mov  _k_j, #1
+        mov  a, r2
+        mov  r0, a
+        mov  r6, #1
     ic_col:
-        djnz _k_j, ic_same        ; public: the column in its run
+        djnz r6, ic_same          ; public: the column in its run
         push dpl
         push dph
         mov  dpl, r3
@@ -399,7 +400,7 @@ void rm_install(void) __naked
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_j, a
+        mov  r6, a
         inc  dptr
         mov  r3, dpl
         mov  r4, dph
@@ -429,7 +430,7 @@ void rm_install(void) __naked
         pop  dph
         pop  dpl
         inc  dptr
-        djnz _k_cnt, ic_col
+        djnz r0, ic_col
         ret
     __endasm;
 }

@@ -175,15 +175,15 @@ void sign_rom(void) __naked
         mov  r0, #(_IA + IX_OFF)  ; x = h, in L1 form
         mov  r7, #M
         NCALL _rk_l1in
-        mov  _rk_p0, #(X_Ks1 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
+        mov  dptr, #X_Ks1
         mov  _rk_p1, #(X_U & 0xFF)
         mov  (_rk_p1 + 1), #(X_U >> 8)
         mov  _k_rows, #M
 #ifndef CARD_ROM_MV_ROLL
         setb F0
 #endif
-        mov  dptr, #_K1_RUNS
+        mov  r2, #_K1_RUNS
+        mov  r3, #(_K1_RUNS >> 8)
         lcall _matvec_rom
         mov  _rk_p1, #SR_ATTL
         mov  (_rk_p1 + 1), #SR_ATTH
@@ -213,15 +213,15 @@ void sign_rom(void) __naked
         lcall _stream_wipe
         ljmp _rm_sw_6a80
     sr_ok:
-        mov  _rk_p0, #(X_Ks3 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks3 >> 8)
+        mov  dptr, #X_Ks3
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
         mov  _k_rows, #N
 #ifndef CARD_ROM_MV_ROLL
         clr  F0
 #endif
-        mov  dptr, #_K3_RUNS
+        mov  r2, #_K3_RUNS
+        mov  r3, #(_K3_RUNS >> 8)
         lcall _matvec_rom
         mov  _rm_la, #N
         ljmp _stream_wipe
