@@ -363,8 +363,7 @@ void stream_init_card(void) __naked
         NCALL cc_xmv
         NCALL CC_BLOCK
         mov  dptr, #(X_STR + 64)    ; (sigma stays)
-        mov  r1, #((X_STR + 16) & 0xff)
-        NCALL cc_si_k
+        NCALL _stream_init
         CC_KEY_TAIL
         ret
     __endasm;

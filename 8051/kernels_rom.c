@@ -62,6 +62,12 @@ __code const uint8_t T_LAY[12] = {
 #endif
 #define RB_WOB 8    /* bytes of a column of rk_build's write-out */
 #define RB_PGB 2    /* of its move to the first page */
+/* -DCARD_ROM_WO_LOOP (the 4 KB images within 224 ms): rk_build writes
+ * each row out in a loop over columns 0 .. 7, four a pass, then columns 8
+ * .. LDMAX written out, all layers it writes out having LDMAX unknowns */
+#if defined(CARD_ROM_WO_LOOP) && (A != B || LDMAX < 8 || LDMAX > 15)
+#error "kernels_rom.c: CARD_ROM_WO_LOOP writes rows of a = b unknowns, 8 .. 15"
+#endif
 
 /* Gauss-Jordan's (k_gauss.c), also the scratch of the matvec, the
  * layer build and rs_solve (which do not run during Gauss-Jordan); k_lo
@@ -82,8 +88,7 @@ __data uint8_t rk_lay;
 __data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
-/* The area of COMMIT KEY's check helpers (rk_xcopy, rk_gmul .. rk_scal,
- * rk_ceval) and their calls: the gap below GFT, reached by ACALL; with
+/* The area of COMMIT KEY's check helpers (rk_xcopy, rk_gmul, rk_ceval) and their calls: the gap below GFT, reached by ACALL; with
  * -DCARD_ROM_FILL_GAP, whose gap is full, CSEG. */
 #ifdef CARD_ROM_FILL_GAP
 #define CK_AREA CSEG
@@ -94,12 +99,10 @@ __data uint8_t rk_p0[2], rk_p1[2];
 #endif
 
 /*
- * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
- *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
+ * Helpers (in rk_gap below; each keeps R0..R3 and R6, R7):
+ *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR; B and R4 kept)
  * and, for COMMIT KEY's check alone,
- *   rk_scal:  A = x  ->  DPTR = the scalar of x, R4 = its mask
- *   rk_l1mul: A = L1 p, DPTR = scalar of y, R4 = y's mask  ->  A = p y (R5)
- *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
+ *   rk_gmul:  A = a, B = b  ->  A = a b (B, R4, DPTR; R5 kept)
  * and rk_l1x, rk_l1in: R7 bytes at @R0 to their L1 form, in place or read
  * from XDATA P2:R1 (R5, DPTR, F0).
  */
@@ -114,7 +117,7 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * log x) and the carry C = (p != 0 and x != 0) at once, and SUBB A,ACC
  * turns C into the product's mask, so a zero x or p gives 0 (this family's GFT has
  * no zero page). Written out where a loop needs them (matvec, build,
- * solver), called as rk_scal elsewhere; defined in rk_xcopy's block, the
+ * solver); defined in rk_xcopy's block, the
  * first of this file (the assembler reads the blocks in order).
  */
 /* @R0 .. @(R0 + R7 - 1) = src[0 .. R7) (DPTR): XDATA to internal RAM, for
@@ -288,7 +291,7 @@ void matvec_rom(void) __naked
 void rk_build(void) __naked
 {
     __asm
-        NCALL _rk_layer
+        lcall _rk_layer
         mov  r0, _rk_p0
         mov  P2, (_rk_p0 + 1)     ; the term records, P2:R0
         mov  _rk_row, #0
@@ -304,6 +307,7 @@ void rk_build(void) __naked
         mov  @r1, a
         inc  r1
         djnz r7, rb_clr
+#ifndef CARD_ROM_WO_LOOP
         mov  a, #LDMAX
         clr  c
         subb a, _k_dim
@@ -326,6 +330,7 @@ void rk_build(void) __naked
     rb_e8:
 #endif
         mov  _k_ckl, r7
+#endif
     rb_row:
         ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
         mov  a, _k_lo
@@ -416,6 +421,49 @@ void rk_build(void) __naked
         mov  @r1, a
         NJMP rb_done
     rb_out:
+#ifdef CARD_ROM_WO_LOOP
+        ; the row to X_SL (column c at X_SL + c GST + row), columns 0 .. 7
+        ; (the first page) four a pass, then 8 .. LDMAX (dim: every layer
+        ; the write-out takes has LDMAX unknowns), each byte of the buffer
+        ; cleared (P2:R0, the records, kept in R3:R6)
+        mov  r3, P2
+        mov  a, r0
+        mov  r6, a
+        mov  P2, #(X_SL >> 8)
+        mov  r1, _rk_row
+        mov  r0, #_IA
+        mov  r7, #2
+    rb_wo:
+        .rept 4
+        clr  a
+        xch  a, @r0
+        inc  r0
+        movx @r1, a
+        mov  a, r1
+        add  a, #GST
+        mov  r1, a
+        .endm
+        djnz r7, rb_wo
+        inc  P2                   ; (R1: column 8, the next page)
+        rb_c = 8
+        .rept LDMAX - 7
+        clr  a
+        xch  a, (_IA + rb_c)
+        movx @r1, a
+        .if rb_c - LDMAX
+        mov  a, r1
+        add  a, #GST
+        mov  r1, a
+        .endif
+        rb_c = rb_c + 1
+        .endm
+        mov  P2, r3
+        mov  a, r6
+        mov  r0, a
+        inc  _rk_row
+        mov  a, _rk_row
+        cjne a, _k_dim, rb_next   ; public: the next row
+#else
         ; the row to X_SL (column c at X_SL + c GST + row), from column
         ; dim down to 0, each byte of the buffer cleared
         mov  r3, P2
@@ -450,14 +498,17 @@ void rk_build(void) __naked
         ; rows dim .. LDMAX - 1: zero (the solver reads them)
         mov  a, _rk_row
         cjne a, #LDMAX, rb_zero
+#endif
     rb_done:
         mov  _rk_p0, r0
         mov  (_rk_p0 + 1), P2
         ret
-    rb_next:
-        NJMP rb_row
+    rb_next:                      ; (across the 2 KB page in some links)
+        ljmp rb_row
+#ifndef CARD_ROM_WO_LOOP
     rb_zero:
         NJMP rb_out
+#endif
     __endasm;
 }
 
@@ -505,17 +556,17 @@ void rk_build(void) __naked
 void rs_solve(void) __naked
 {
     __asm
-        mov  _k_k, #0
-        mov  _k_ckl, #(X_SL & 0xFF)
+        clr  a
+        mov  _k_k, a
+        mov  _k_ckl, a            ; (X_SL: a page)
+        mov  _rs_rep, a
         mov  _k_ckp, #(X_SL >> 8)
         mov  a, #(_IA + IX_OFF)
         add  a, _k_lo
         mov  _rs_xk, a            ; &IX[lo + k]
         mov  _rs_u2k, #SUOFF
-        mov  _rs_rep, #0
-        mov  dptr, #rs_elm
-        mov  _rs_e0, dpl
-        mov  _rs_e1, dph
+        mov  _rs_e0, #rs_elm
+        mov  _rs_e1, #(rs_elm >> 8)
     rs_piv:
         mov  P2, _k_ckp
         mov  a, _k_k
@@ -783,22 +834,25 @@ void rk_gap(void) __naked
     __asm
 #ifndef CARD_ROM_NO_CHECK
         .area CK_AREA (CODE)
-    _rk_gmul::
-        xch  a, b
-        CK_CALL _rk_l1of
-        xch  a, b
-        CK_CALL _rk_scal
+    _rk_gmul::                    ; GFT[log a + log b], masked
+        mov  dpl, a
+        add  a, #0xFF             ; C = (a != 0)
+        subb a, 0xe0
+        mov  r4, a                ; 0xFF iff a != 0
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
+        xch  a, b                 ; B = log a
+        mov  dpl, a
+        add  a, #0xFF             ; C = (b != 0)
+        subb a, 0xe0
+        anl  a, r4
+        mov  r4, a                ; 0xFF iff a b != 0
+        movx a, @dptr
+        mov  dpl, a               ; log b
+        mov  dph, #GFT_PAGE
         mov  a, b
-        sjmp _rk_l1mul
-    _rk_l1mul::
-        add  a, r4                ; log p, C = (p != 0 and y != 0)
         movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p y != 0
-        anl  a, r5
-        ret
-    _rk_scal::
-        RK_SCAL r4
+        anl  a, r4
         ret
 #endif
         .area RGAP (CODE)
@@ -885,9 +939,10 @@ void rk_ceval(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  P2, #(X_TERMS >> 8)  ; the records at P2:R0
-        mov  r0, #(X_TERMS & 0xFF)
-        mov  _rk_lay, #0
+        mov  P2, #(X_TERMS >> 8)  ; the records at P2:R0 (X_TERMS: a page)
+        clr  a
+        mov  r0, a
+        mov  _rk_lay, a
     ce_lay:
         lcall _rk_layer
         mov  a, _k_lo

@@ -216,11 +216,10 @@ void rm_main(void) __naked
 #endif
         ; the response
         mov  a, _rm_la
-        acall rm_put              ; (keeps A; DPTR = 0xFFFF)
-        mov  P2, #(X_RESP >> 8)
-        mov  r1, #(X_RESP & 0xFF)
-        jz   rm_sws
         mov  r7, a
+        acall rm_put              ; (keeps A; DPTR = 0xFFFF)
+        acall rm_rsp              ; (keeps A: P2:R1 = X_RESP)
+        jz   rm_sws
     rm_resp:                      ; rm_put written out: w (write), the byte
         mov  a, #0x77
         movx @dptr, a
@@ -390,9 +389,8 @@ void rm_main(void) __naked
     rh_verify:
         mov  a, R_LC
         jz   rv_lc
-        clr  c
-        subb a, #PIN_MIN
-        jc   rm_sw_6700
+        add  a, #(0x100 - PIN_MIN)
+        jnc  rm_sw_6700           ; 0 < Lc < PIN_MIN
     rv_lc:
         acall rm_active           ; (DPTR = X_ACTIVE)
         jnz  rm_sw_6985
@@ -474,11 +472,17 @@ void rm_main(void) __naked
         acall rm_rsp
         ljmp cc_xmv               ; (chacha.c)
         ; a response of R7 bytes (rm_la) at P2:R1
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)
+#endif
     rm_rsp:
         mov  _rm_la, r7
         mov  P2, #(X_RESP >> 8)
         mov  r1, #(X_RESP & 0xFF)
         ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
 
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
@@ -626,21 +630,12 @@ void rm_main(void) __naked
         .area CSEG (CODE)
 #endif
 
-        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
-        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
+        ; the signature counter (ctr_advance of sign.c): sig_ctr = c and
+        ; ~(c + 1) to the other slot (the slot not in use), then A = 0 if
+        ; c = 2^32 - 1 was the last one (the borrow out of ~c - 1: the
+        ; switch stays), else the switch and A = 1
     rm_ctr:
         acall rm_ctrp
-        mov  a, r0
-        mov  r1, a
-        mov  r7, #4
-        mov  r3, #0
-    rc_z:
-        movx a, @r1
-        orl  0x03, a       ; R3 (bank 0)
-        inc  r1
-        djnz r7, rc_z
-        mov  a, r3
-        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
         mov  a, r0
         xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
         mov  r1, a
@@ -659,6 +654,8 @@ void rm_main(void) __naked
         inc  r0
         inc  r1
         djnz r7, rc_b
+        clr  a
+        jc   rc_ret               ; public: the counter exhausted
         mov  r1, #(X_CSEL & 0xFF)
         movx a, @r1
         cpl  a

@@ -25,8 +25,8 @@ void rm_check(void) __naked
         mov  r3, #(X_G3 >> 8)
         lcall rm_lcols
         mov  dptr, #(X_STAGE + SK_s3)
-        mov  _rk_p1, #((X_G3 + N * GST) & 0xFF)
-        mov  (_rk_p1 + 1), #((X_G3 + N * GST) >> 8)
+        mov  P2, #((X_G3 + N * GST) >> 8)
+        mov  r1, #((X_G3 + N * GST) & 0xFF)
         mov  r7, #N
         lcall rm_xmove
         mov  dptr, #(X_STAGE + SK_S1)
@@ -187,36 +187,14 @@ void rm_points(void) __naked
 
         ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
         ; matrix at DPTR, s right after it (the key's layout: S1 s1, S3
-        ; s3), t = IA[0 .. R2), v = IX; t + s first, in place
+        ; s3), t = IA[0 .. R2), v = IX; t += S v row by row, then s
     pt_aff:
-        push dpl
-        push dph
-        mov  a, r2
-        mov  b, a
-        mul  ab
-        add  a, dpl
-        mov  dpl, a
-        mov  a, b
-        addc a, dph
-        mov  dph, a               ; s
-        mov  r0, #_IA
-        mov  a, r2
-        mov  r7, a
-    pa_s:
-        movx a, @dptr
-        inc  dptr
-        xrl  a, @r0
-        mov  @r0, a
-        inc  r0
-        djnz r7, pa_s
-        pop  dph
-        pop  dpl
         mov  r0, #_IA
         mov  a, r2
         mov  r3, a                ; the rows (rk_gmul keeps R3)
     pa_row:
         mov  a, @r0
-        mov  r6, a                ; t + s
+        mov  r6, a                ; t
         mov  r1, #(_IA + IX_OFF)
         mov  a, r2
         mov  r7, a
@@ -233,15 +211,26 @@ void rm_points(void) __naked
         xrl  a, r6
         mov  r6, a
         djnz r7, pa_col
-        orl  _k_t1, a
+        mov  @r0, a
         inc  r0
         djnz r3, pa_row
+        mov  r0, #_IA             ; (DPTR = s)
+        mov  a, r2
+        mov  r7, a
+    pa_s:
+        movx a, @dptr
+        inc  dptr
+        xrl  a, @r0
+        orl  _k_t1, a
+        inc  r0
+        djnz r7, pa_s
         ret
     __endasm;
 }
 #endif
 
-/* XDATA DPTR -> XDATA rk_p1, R7 bytes (rm_l1move: each byte in L1 form) */
+/* XDATA DPTR -> XDATA P2:R1 on (across pages), R7 bytes (rm_l1move: each
+ * byte in L1 form) */
 void rm_moves(void) __naked
 {
     __asm
@@ -256,19 +245,18 @@ void rm_moves(void) __naked
     xm_go:
         movx a, @dptr
         inc  dptr
+        jnb  F0, xm_raw
         push dpl
         push dph
-        jnb  F0, xm_raw
-        NCALL _rk_l1of
-    xm_raw:
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        movx @dptr, a
-        inc  dptr
-        mov  _rk_p1, dpl
-        mov  (_rk_p1 + 1), dph
+        NCALL _rk_l1of            ; (keeps P2 and R1)
         pop  dph
         pop  dpl
+    xm_raw:
+        movx @r1, a
+        inc  r1
+        cjne r1, #0, xm_pg        ; public: the page's end
+        inc  P2
+    xm_pg:
         djnz r7, xm_go
         ret
 #ifdef CARD_ROM_FILL_GAP
@@ -345,10 +333,10 @@ void rm_install(void) __naked
         mov  r2, #M
         NCALL in_cols
         mov  dptr, #(X_STAGE + SK_COEF)
-        mov  _rk_p1, #(X_KCO & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCO >> 8)
+        mov  P2, #(X_KCO >> 8)
+        mov  r1, #(X_KCO & 0xFF)
         mov  r7, #C
-        NCALL rm_l1move           ; then X_Ks1 (rk_p1 = X_KCO + C)
+        NCALL rm_l1move           ; then X_Ks1 (P2:R1 = X_KCO + C)
         mov  dptr, #(X_STAGE + SK_s1)
         mov  r7, #M
         NCALL rm_xmove            ; then X_Ks3

@@ -48,7 +48,8 @@ void rk_terms(void) __naked
         cjne r7, #V, tg_l1t
         inc  r6
         cjne r6, #(V + A), tg_l1r
-        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu)
+        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu: u,
+        ; TW(w), the count)
         mov  dptr, #tg_mu
         mov  r6, #4
     tg_mr:
@@ -65,9 +66,7 @@ void rk_terms(void) __naked
         mov  r7, a
         inc  dptr
     tg_mt:
-        mov  a, r5
-        add  a, #TW(0)
-        mov  b, a
+        mov  b, r5
         mov  a, r4
         acall tg_put
         inc  r4
@@ -124,9 +123,9 @@ void rk_terms(void) __naked
         inc  P2
     tg_p1:
         ret
-    tg_mu:                        ; (u, w, count) of the four runs
-        .db  1, V - 2, TG_H, A, V + A - 1, V / 2
-        .db  2, V - 1, TG_H, A + 1, V + A, V / 2
+    tg_mu:                        ; (u, TW(w), count) of the four runs
+        .db  1, TW(V - 2), TG_H, A, TW(V + A - 1), V / 2
+        .db  2, TW(V - 1), TG_H, A + 1, TW(V + A), V / 2
 
     _rk_tfill::
         mov  dptr, #X_KCO
@@ -196,7 +195,7 @@ void sign_rom(void) __naked
         mov  (_rk_p0 + 1), #(X_TERMS >> 8)
         mov  _rk_lay, #0
     sr_lay:
-        NCALL _rk_build
+        lcall _rk_build
         mov  a, _k_dim
         dec  a
         jz   sr_one               ; public: rk_build solved a one-unknown layer
