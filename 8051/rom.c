@@ -47,8 +47,10 @@ __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big end
 void rm_vec(void) __naked
 {
     __asm
+#ifndef CARD_ROM_FILL_GAP
         .area CONST (CODE)        ; (named before RVEC and RGAP: the link
-                                  ; places the constants after CSEG)
+                                  ; places the constants after CSEG; with
+#endif                            ; -DCARD_ROM_FILL_GAP, after RGAP)
         .area RVEC (CODE)
     rv_base:
         ljmp _rm_main
