@@ -62,11 +62,12 @@ typedef uint16_t arena_t;   /* an address in the arena */
  * without GET PROFILE, COMMIT KEY's check by its check points alone;
  * -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check.
  * With -DCARD_ROM_NO_CHECK -DCARD_ROM_NO_PROFILE -DCARD_ROM_MV_ROLL
- * -DCARD_ROM_FILL_GAP, the 4 KB image within 224 ms
- * (tts-20-28-rom4k-nocheck.ihx): the matvec four rows a pass
- * (kernels_rom.c), and the area RGAP right after the vectors with more of
- * the command layer in it (build-image.sh). These builds and their
- * measurements: docs/CARD.md. */
+ * -DCARD_ROM_WO_LOOP -DCARD_ROM_FILL_GAP, the 4 KB image within 224 ms
+ * (tts-20-28-rom4k-nocheck.ihx): the matvec four rows a pass, the layer
+ * build's rows written out by a loop over the first page's columns, four
+ * a pass (kernels_rom.c: a = b), and the area RGAP right after the
+ * vectors with more of the command layer in it (build-image.sh). These
+ * builds and their measurements: docs/CARD.md. */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F
@@ -87,7 +88,8 @@ typedef uint8_t arena_t;
  * same 2 KB page: aslink refuses any other), are ACALL and AJMP; else
  * LCALL and LJMP, three bytes. Either takes two machine cycles: the cycles
  * stay. With it the area RGAP starts right after the vectors, with
- * stream_wipe in it (build-image.sh, chacha.c). */
+ * stream_wipe and a few of rom.c's helpers in it (build-image.sh, chacha.c,
+ * rom.c). That image takes -DCARD_ROM_WO_LOOP as well. */
 #ifdef CARD_ROM_NEAR
 #define NCALL acall
 #define NJMP ajmp

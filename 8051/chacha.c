@@ -310,8 +310,8 @@ void stream_init(__xdata uint8_t *key) __naked
         djnz r7, cc_si_zero
         mov  _st_pos, #64
         ret
-        ; XDATA DPTR -> P2:R1, R7 bytes
-    cc_xmv:
+        ; XDATA DPTR -> P2:R1, R7 bytes (also rom_key.c's)
+    cc_xmv::
         movx a, @dptr
         inc  dptr
         movx @r1, a
@@ -363,8 +363,7 @@ void stream_init_card(void) __naked
         NCALL cc_xmv
         NCALL CC_BLOCK
         mov  dptr, #(X_STR + 64)    ; (sigma stays)
-        mov  r1, #((X_STR + 16) & 0xff)
-        NCALL cc_si_k
+        NCALL _stream_init
         CC_KEY_TAIL
         ret
     __endasm;

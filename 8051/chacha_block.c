@@ -375,10 +375,14 @@ void chacha_block(void) __reentrant __naked
         CC_XR8X cc_d3, cc_a1, cc_d0
         CC_ADD  cc_c3, cc_d0
         CC_XR7X cc_b3, cc_c3, cc_b2
+#ifdef CARD_ROM
+        djnz r6, cc_more            ; (the jump back after the block's end)
+#else
         djnz r6, cc_more
         sjmp cc_fin
     cc_more:
         ljmp cc_rnd
+#endif
 #endif
     cc_fin:
         ; output := state + input block; parked RAM bytes back
@@ -456,6 +460,10 @@ void chacha_block(void) __reentrant __naked
         pop  0xa8                   ; IE (a pending Timer 0 overflow is taken now)
         pop  0xa0
         ret
+#if defined(CARD_ROM) && !defined(CARD_ROM_4K)
+    cc_more:
+        ljmp cc_rnd
+#endif
 #ifdef CARD_ROM_4K
         ; The rolled rounds' steps, on the words at R0, R1 and DPL (the
         ; state's addresses): one return address on the stack, which stays

@@ -33,8 +33,22 @@
 /* Page-aligned: the kernels add a 16-bit scalar offset to its address. */
 __code __at(GFT_ADDR) const uint8_t GFT[GFT_BYTES] = GFT_ROM_INIT;
 __idata __at(IA_ABS) uint8_t IA[IA_SIZE];
-__code const uint8_t K3_RUNS[] = {KL_RUNS3, 0, 0, 0};
-__code const uint8_t K1_RUNS[] = {KL_RUNS1, 0, 0, 0};
+/* The run tables (card_field.h), K1_RUNS right after K3_RUNS: the install
+ * reads the two in that order (rom_key.c); no terminating triple, the
+ * matvec and the install count the columns. */
+#undef KR
+#define KR(p, o, c) ((X_KS3 >> 8) + (p)), (o), (c)
+void rk_runs(void) __naked
+{
+    __asm
+        .area CONST (CODE)
+    _K3_RUNS::
+        .db  KL_RUNS3
+    _K1_RUNS::
+        .db  KL_RUNS1
+        .area CSEG (CODE)
+    __endasm;
+}
 
 /* the layers: first variable, size, terms a row */
 __code const uint8_t T_LAY[12] = {
@@ -48,13 +62,19 @@ __code const uint8_t T_LAY[12] = {
 #endif
 #define RB_WOB 8    /* bytes of a column of rk_build's write-out */
 #define RB_PGB 2    /* of its move to the first page */
+/* -DCARD_ROM_WO_LOOP (the 4 KB images within 224 ms): rk_build writes
+ * each row out in a loop over columns 0 .. 7, four a pass, then columns 8
+ * .. LDMAX written out, all layers it writes out having LDMAX unknowns */
+#if defined(CARD_ROM_WO_LOOP) && (A != B || LDMAX < 8 || LDMAX > 15)
+#error "kernels_rom.c: CARD_ROM_WO_LOOP writes rows of a = b unknowns, 8 .. 15"
+#endif
 
 /* Gauss-Jordan's (k_gauss.c), also the scratch of the matvec, the
  * layer build and rs_solve (which do not run during Gauss-Jordan); k_lo
  * and k_dim the layer (first variable, size); the row being built (k_st,
  * rs_solve's after the build); the layer's offset in T_LAY (with
  * rs_solve: k_cols, Gauss-Jordan's, which does not run in the layer
- * loop); xcopy_k's destination (k_x, also rs_solve's scratch); two
+ * loop); rs_solve's scratch (k_x); two
  * pointers (table, coefficients; the matvec's s and out), the attempt's
  * verdict */
 __data uint8_t k_rows, k_cols, k_Whi, k_k, k_j, k_ok, k_ckp, k_ckl, k_cnt, k_t1;
@@ -68,8 +88,7 @@ __data uint8_t rk_lay;
 __data uint8_t rk_ok;
 __data uint8_t rk_p0[2], rk_p1[2];
 
-/* The area of COMMIT KEY's check helpers (rk_xcopy, rk_gmul .. rk_scal,
- * rk_ceval) and their calls: the gap below GFT, reached by ACALL; with
+/* The area of COMMIT KEY's check helpers (rk_xcopy, rk_gmul, rk_ceval) and their calls: the gap below GFT, reached by ACALL; with
  * -DCARD_ROM_FILL_GAP, whose gap is full, CSEG. */
 #ifdef CARD_ROM_FILL_GAP
 #define CK_AREA CSEG
@@ -80,12 +99,10 @@ __data uint8_t rk_p0[2], rk_p1[2];
 #endif
 
 /*
- * Helpers (in rk_gap below; every one keeps B, R0..R3 and R6, R7):
- *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR)
+ * Helpers (in rk_gap below; each keeps R0..R3 and R6, R7):
+ *   rk_l1of:  A = x  ->  A = the L1 form of x (R5, DPTR; B and R4 kept)
  * and, for COMMIT KEY's check alone,
- *   rk_scal:  A = x  ->  DPTR = the scalar of x, R4 = its mask
- *   rk_l1mul: A = L1 p, DPTR = scalar of y, R4 = y's mask  ->  A = p y (R5)
- *   rk_gmul:  A = a, B = b  ->  A = a b (R4, R5, DPTR)
+ *   rk_gmul:  A = a, B = b  ->  A = a b (B, R4, DPTR; R5 kept)
  * and rk_l1x, rk_l1in: R7 bytes at @R0 to their L1 form, in place or read
  * from XDATA P2:R1 (R5, DPTR, F0).
  */
@@ -100,10 +117,10 @@ __data uint8_t rk_p0[2], rk_p1[2];
  * log x) and the carry C = (p != 0 and x != 0) at once, and SUBB A,ACC
  * turns C into the product's mask, so a zero x or p gives 0 (this family's GFT has
  * no zero page). Written out where a loop needs them (matvec, build,
- * solver), called as rk_scal elsewhere; defined in rk_xcopy's block, the
+ * solver); defined in rk_xcopy's block, the
  * first of this file (the assembler reads the blocks in order).
  */
-/* k_x[0 .. k_cnt) = src[0 .. k_cnt) (DPTR): XDATA to internal RAM, for
+/* @R0 .. @(R0 + R7 - 1) = src[0 .. R7) (DPTR): XDATA to internal RAM, for
  * COMMIT KEY's check (in the area RGAP, below) */
 void rk_xcopy(void) __naked
 {
@@ -136,14 +153,11 @@ void rk_xcopy(void) __naked
 #ifndef CARD_ROM_NO_CHECK
         .area CK_AREA (CODE)
     _xcopy_k::
-        mov  r0, _k_x
-        mov  r7, _k_cnt
-    rk_xc:
         movx a, @dptr
         inc  dptr
         mov  @r0, a
         inc  r0
-        djnz r7, rk_xc
+        djnz r7, _xcopy_k
         ret
         .area CSEG (CODE)
 #endif
@@ -151,10 +165,10 @@ void rk_xcopy(void) __naked
 }
 
 /*
- * out = s + K x: K the stored key's square L1 matrix of the run table in
- * DPTR (triples page, offset, columns; each column k_rows bytes: N, or M
- * with F0 set), x = IX[0 .. k_rows) in L1 form, s at rk_p0, out at rk_p1
- * (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
+ * out = s + K x: K the stored key's square L1 matrix of the run table at
+ * R3:R2 (triples page, offset, columns; each column k_rows bytes: N, or M
+ * with F0 set, which only the rows written out read), x = IX[0 .. k_rows)
+ * in L1 form, s at DPTR, out at rk_p1 (XDATA). The accumulator is IA[N - k_rows .. N). Column c: x[c] as the
  * scalar DPTR, then per row one L1 product XORed into its accumulator
  * byte, the rows written out at direct addresses (N of them; S1's M rows
  * enter at row N - M): 10 machine cycles an entry; or, with
@@ -168,10 +182,6 @@ void rk_xcopy(void) __naked
 void matvec_rom(void) __naked
 {
     __asm
-        mov  r2, dpl
-        mov  r3, dph              ; the run table
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
         mov  a, #(_IA + N)
         clr  c
         subb a, _k_rows
@@ -281,7 +291,7 @@ void matvec_rom(void) __naked
 void rk_build(void) __naked
 {
     __asm
-        NCALL _rk_layer
+        lcall _rk_layer
         mov  r0, _rk_p0
         mov  P2, (_rk_p0 + 1)     ; the term records, P2:R0
         mov  _rk_row, #0
@@ -297,6 +307,7 @@ void rk_build(void) __naked
         mov  @r1, a
         inc  r1
         djnz r7, rb_clr
+#ifndef CARD_ROM_WO_LOOP
         mov  a, #LDMAX
         clr  c
         subb a, _k_dim
@@ -319,6 +330,7 @@ void rk_build(void) __naked
     rb_e8:
 #endif
         mov  _k_ckl, r7
+#endif
     rb_row:
         ; the row in IA[0 .. dim]: a row of the identity, then u[lo - v + row]
         mov  a, _k_lo
@@ -409,6 +421,49 @@ void rk_build(void) __naked
         mov  @r1, a
         NJMP rb_done
     rb_out:
+#ifdef CARD_ROM_WO_LOOP
+        ; the row to X_SL (column c at X_SL + c GST + row), columns 0 .. 7
+        ; (the first page) four a pass, then 8 .. LDMAX (dim: every layer
+        ; the write-out takes has LDMAX unknowns), each byte of the buffer
+        ; cleared (P2:R0, the records, kept in R3:R6)
+        mov  r3, P2
+        mov  a, r0
+        mov  r6, a
+        mov  P2, #(X_SL >> 8)
+        mov  r1, _rk_row
+        mov  r0, #_IA
+        mov  r7, #2
+    rb_wo:
+        .rept 4
+        clr  a
+        xch  a, @r0
+        inc  r0
+        movx @r1, a
+        mov  a, r1
+        add  a, #GST
+        mov  r1, a
+        .endm
+        djnz r7, rb_wo
+        inc  P2                   ; (R1: column 8, the next page)
+        rb_c = 8
+        .rept LDMAX - 7
+        clr  a
+        xch  a, (_IA + rb_c)
+        movx @r1, a
+        .if rb_c - LDMAX
+        mov  a, r1
+        add  a, #GST
+        mov  r1, a
+        .endif
+        rb_c = rb_c + 1
+        .endm
+        mov  P2, r3
+        mov  a, r6
+        mov  r0, a
+        inc  _rk_row
+        mov  a, _rk_row
+        cjne a, _k_dim, rb_next   ; public: the next row
+#else
         ; the row to X_SL (column c at X_SL + c GST + row), from column
         ; dim down to 0, each byte of the buffer cleared
         mov  r3, P2
@@ -443,14 +498,17 @@ void rk_build(void) __naked
         ; rows dim .. LDMAX - 1: zero (the solver reads them)
         mov  a, _rk_row
         cjne a, #LDMAX, rb_zero
+#endif
     rb_done:
         mov  _rk_p0, r0
         mov  (_rk_p0 + 1), P2
         ret
-    rb_next:
-        NJMP rb_row
+    rb_next:                      ; (across the 2 KB page in some links)
+        ljmp rb_row
+#ifndef CARD_ROM_WO_LOOP
     rb_zero:
         NJMP rb_out
+#endif
     __endasm;
 }
 
@@ -498,17 +556,17 @@ void rk_build(void) __naked
 void rs_solve(void) __naked
 {
     __asm
-        mov  _k_k, #0
-        mov  _k_ckl, #(X_SL & 0xFF)
+        clr  a
+        mov  _k_k, a
+        mov  _k_ckl, a            ; (X_SL: a page)
+        mov  _rs_rep, a
         mov  _k_ckp, #(X_SL >> 8)
         mov  a, #(_IA + IX_OFF)
         add  a, _k_lo
         mov  _rs_xk, a            ; &IX[lo + k]
         mov  _rs_u2k, #SUOFF
-        mov  _rs_rep, #0
-        mov  dptr, #rs_elm
-        mov  _rs_e0, dpl
-        mov  _rs_e1, dph
+        mov  _rs_e0, #rs_elm
+        mov  _rs_e1, #(rs_elm >> 8)
     rs_piv:
         mov  P2, _k_ckp
         mov  a, _k_k
@@ -776,22 +834,25 @@ void rk_gap(void) __naked
     __asm
 #ifndef CARD_ROM_NO_CHECK
         .area CK_AREA (CODE)
-    _rk_gmul::
-        xch  a, b
-        CK_CALL _rk_l1of
-        xch  a, b
-        CK_CALL _rk_scal
+    _rk_gmul::                    ; GFT[log a + log b], masked
+        mov  dpl, a
+        add  a, #0xFF             ; C = (a != 0)
+        subb a, 0xe0
+        mov  r4, a                ; 0xFF iff a != 0
+        mov  dph, #(X_LOGT >> 8)
+        movx a, @dptr
+        xch  a, b                 ; B = log a
+        mov  dpl, a
+        add  a, #0xFF             ; C = (b != 0)
+        subb a, 0xe0
+        anl  a, r4
+        mov  r4, a                ; 0xFF iff a b != 0
+        movx a, @dptr
+        mov  dpl, a               ; log b
+        mov  dph, #GFT_PAGE
         mov  a, b
-        sjmp _rk_l1mul
-    _rk_l1mul::
-        add  a, r4                ; log p, C = (p != 0 and y != 0)
         movc a, @a+dptr
-        mov  r5, a
-        subb a, 0xe0              ; 0xFF iff p y != 0
-        anl  a, r5
-        ret
-    _rk_scal::
-        RK_SCAL r4
+        anl  a, r4
         ret
 #endif
         .area RGAP (CODE)
@@ -856,17 +917,19 @@ void rk_gap(void) __naked
 
 #ifndef CARD_ROM_NO_CHECK
 /*
- * COMMIT KEY's check: y = F(x) of the staged raw key (its coefficients
- * at X_STAGE + SK_COEF), x at IX (c3, or a check point's x), y at IA[0 ..
- * m): y[k] = x[v + k] + sum_t p_t x[u_t] x[w_t] (in the area CK_AREA).
+ * COMMIT KEY's check: y = F(x) of the staged raw key, x at IX (c3, or a
+ * check point's x), y at IA[0 .. m): y[k] = x[v + k] + sum_t p_t x[u_t]
+ * x[w_t], over the term records with the staged key's coefficients, raw,
+ * in them (rk_tfilld; the active key's go back in after the check: rom.c,
+ * COMMIT KEY; in the area CK_AREA).
  */
 void rk_ceval(void) __naked
 {
     __asm
         .area CK_AREA (CODE)
     _central_eval_rom::
-        mov  _rk_p1, #((X_STAGE + SK_COEF) & 0xFF)
-        mov  (_rk_p1 + 1), #((X_STAGE + SK_COEF) >> 8)
+        mov  dptr, #(X_STAGE + SK_COEF)
+        lcall _rk_tfilld
         mov  r0, #_IA
         mov  r1, #(_IA + IX_OFF + V)
         mov  r7, #M
@@ -876,9 +939,10 @@ void rk_ceval(void) __naked
         inc  r0
         inc  r1
         djnz r7, ce_y
-        mov  _rk_p0, #(X_TERMS & 0xFF)
-        mov  (_rk_p0 + 1), #(X_TERMS >> 8)
-        mov  _rk_lay, #0
+        mov  P2, #(X_TERMS >> 8)  ; the records at P2:R0 (X_TERMS: a page)
+        clr  a
+        mov  r0, a
+        mov  _rk_lay, a
     ce_lay:
         lcall _rk_layer
         mov  a, _k_lo
@@ -887,44 +951,31 @@ void rk_ceval(void) __naked
     ce_row:
         mov  r7, _k_cnt
     ce_term:
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
-        movx a, @dptr
-        inc  dptr
-        mov  r1, a                ; &x[u]
-        movx a, @dptr
-        inc  dptr
-        inc  dptr                 ; (the record's p_t: the active key's)
-        mov  r0, dpl
-        cjne r0, #(3 * TREC_PP), ce_samep ; public: the page's last record
-        inc  dptr
-    ce_samep:
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        movx a, @r0
+        inc  r0
+        mov  r1, a
+        mov  b, @r1               ; x[u]
+        movx a, @r0
+        inc  r0
         jb   acc.7, ce_rhs        ; public
         add  a, _k_lo
         add  a, #(0x80 | IX_OFF)
     ce_rhs:
         anl  a, #0x7F
-        mov  r0, a                ; &x[w]
-        mov  a, @r0
+        mov  r1, a
+        mov  a, @r1               ; x[w]
+        CK_CALL _rk_gmul          ; x[u] x[w]
         mov  b, a
-        mov  a, @r1
-        CK_CALL _rk_gmul            ; x[u] x[w]
-        mov  b, a
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        movx a, @dptr             ; p_t, raw
-        inc  dptr
-        mov  _rk_p1, dpl
-        mov  (_rk_p1 + 1), dph
+        movx a, @r0               ; p_t, raw
+        inc  r0
+        cjne r0, #(3 * TREC_PP), ce_samep ; public: the page's last record
+        mov  r0, #0
+        inc  P2
+    ce_samep:
         CK_CALL _rk_gmul
-        mov  r5, a
-        mov  a, r6
-        mov  r0, a
-        mov  a, r5
-        xrl  a, @r0
-        mov  @r0, a
+        mov  r1, 0x06             ; &y[row] (R6, bank 0)
+        xrl  a, @r1
+        mov  @r1, a
         djnz r7, ce_term
         inc  r6
         djnz _k_dim, ce_row

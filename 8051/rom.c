@@ -47,6 +47,10 @@ __xdata uint8_t rm_last[8];     /* GET PROFILE: cycles, ChaCha20 cycles (big end
 void rm_vec(void) __naked
 {
     __asm
+#ifndef CARD_ROM_FILL_GAP
+        .area CONST (CODE)        ; (named before RVEC and RGAP: the link
+                                  ; places the constants after CSEG; with
+#endif                            ; -DCARD_ROM_FILL_GAP, after RGAP)
         .area RVEC (CODE)
     rv_base:
         ljmp _rm_main
@@ -125,12 +129,12 @@ void rm_main(void) __naked
         ; internal RAM: 0 up to the stack pointer, 0xA5 above it (the free
         ; RAM: 8051/probe-iram.sh reads the peak back)
         mov  r0, #IRAM_TOP
+    rm_fill:
+        mov  @r0, #0xA5
+        djnz r0, rm_fill
+        mov  r0, sp
+        clr  a
     rm_clr:
-        mov  a, sp
-        clr  c
-        subb a, r0                ; C = (R0 > SP)
-        subb a, 0xe0              ; 0xFF iff C
-        anl  a, #0xA5
         mov  @r0, a
         djnz r0, rm_clr
         ; LOGLO into XDATA (card_map.h; this family's GFT is exp alone):
@@ -138,7 +142,6 @@ void rm_main(void) __naked
         ; install, which converts the key with it
         mov  P2, #(X_LOGT >> 8)
         mov  dptr, #_GFT
-        clr  a
         mov  r1, a
         movx @r1, a
         mov  r7, a
@@ -164,8 +167,7 @@ void rm_main(void) __naked
         acall rm_unstage          ; (after the journal, which reads X_PINST)
         lcall _rk_tfill           ; the active key's coefficients in them
         mov  TMOD, #0x01
-        setb ET0
-        setb EA
+        mov  IE, #0x82            ; EA, ET0
     rm_loop:
         mov  r0, #_rm_hdr
         mov  r7, #5
@@ -216,11 +218,10 @@ void rm_main(void) __naked
 #endif
         ; the response
         mov  a, _rm_la
-        acall rm_put              ; (keeps A; DPTR = 0xFFFF)
-        mov  P2, #(X_RESP >> 8)
-        mov  r1, #(X_RESP & 0xFF)
-        jz   rm_sws
         mov  r7, a
+        acall rm_put              ; (keeps A; DPTR = 0xFFFF)
+        acall rm_rsp              ; (keeps A: P2:R1 = X_RESP)
+        jz   rm_sws
     rm_resp:                      ; rm_put written out: w (write), the byte
         mov  a, #0x77
         movx @dptr, a
@@ -237,12 +238,10 @@ void rm_main(void) __naked
         clr  TR0
         jnb  TF0, rm_nof
         clr  TF0
+        inc  _t0_ovf
         mov  a, _t0_ovf
-        add  a, #1
-        mov  _t0_ovf, a
-        clr  a
-        addc a, (_t0_ovf + 1)
-        mov  (_t0_ovf + 1), a
+        jnz  rm_nof
+        inc  (_t0_ovf + 1)
     rm_nof:
         mov  dptr, #_rm_last
         mov  a, (_t0_ovf + 1)
@@ -296,9 +295,10 @@ void rm_main(void) __naked
         ; ---- one command: the status words in the order CLA, INS, P1P2,
         ; Lc, then those of the handler (state, data)
     rm_cmd:
-        mov  _rm_la, #0
+        clr  a
+        mov  _rm_la, a
+        mov  (_rm_sw + 1), a      ; (CARD_SW_OK & 0xFF: rom.h)
         mov  _rm_sw, #(CARD_SW_OK >> 8)
-        mov  (_rm_sw + 1), #(CARD_SW_OK & 0xFF)
         mov  a, R_CLA
         jnz  rc_80
         mov  dptr, #rm_vtab
@@ -338,78 +338,82 @@ void rm_main(void) __naked
         mov  a, #3
         jmp  @a+dptr
 
+        ; the status-word tails: the low byte, then the high byte in A
+        ; (rm_sw_a00; the low byte 00 is rm_cmd's). A byte 0x90 (MOV
+        ; DPTR,#data16: DPTR is free here) skips the two-byte load after it.
+    rm_sw_6982:
+        mov  a, #(CARD_SW_SECURITY & 0xFF)
+        .db  0x90
+    rm_sw_6983:
+        mov  a, #(CARD_SW_BLOCKED & 0xFF)
+        .db  0x90
+    rm_sw_6985:
+        mov  a, #(CARD_SW_STATE & 0xFF)
+        mov  (_rm_sw + 1), a
+        mov  a, #(CARD_SW_STATE >> 8)
+        sjmp rm_sw_a00
+    rm_sw_6a86:
+        mov  a, #(CARD_SW_P1P2 & 0xFF)
+        .db  0x90
+    _rm_sw_6a80::
+    rm_sw_6a80:
+        mov  a, #(CARD_SW_DATA & 0xFF)
+        mov  (_rm_sw + 1), a
+        mov  a, #(CARD_SW_DATA >> 8)
+        .db  0x90
     rm_sw_6e00:
         mov  a, #(CARD_SW_CLA >> 8)
-        sjmp rm_sw_a00
+        .db  0x90
     rm_sw_6d00:
         mov  a, #(CARD_SW_INS >> 8)
-        sjmp rm_sw_a00
+        .db  0x90
     rm_sw_6700:
         mov  a, #(CARD_SW_LENGTH >> 8)
     rm_sw_a00:
-        mov  b, #0
-        sjmp rm_sw_ab
-    rm_sw_6a86:
-        mov  b, #(CARD_SW_P1P2 & 0xFF)
-        sjmp rm_sw_6a
-    _rm_sw_6a80::
-    rm_sw_6a80:
-        mov  b, #(CARD_SW_DATA & 0xFF)
-    rm_sw_6a:
-        mov  a, #(CARD_SW_DATA >> 8)
-        sjmp rm_sw_ab
-    rm_sw_6982:
-        mov  b, #(CARD_SW_SECURITY & 0xFF)
-        sjmp rm_sw_69
-    rm_sw_6983:
-        mov  b, #(CARD_SW_BLOCKED & 0xFF)
-        sjmp rm_sw_69
-    rm_sw_6985:
-        mov  b, #(CARD_SW_STATE & 0xFF)
-    rm_sw_69:
-        mov  a, #(CARD_SW_STATE >> 8)
-    rm_sw_ab:
         mov  _rm_sw, a
-        mov  (_rm_sw + 1), b
     rh_ret:
         ret
 
         ; ---- HALT: F1 (PSW.1, no other use) stops the simulator once the
         ; response is out
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)
+#endif
     rh_halt:
         setb 0xD1                 ; F1 (PSW.1)
         ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
 
         ; ---- VERIFY: the try counted before the comparison, which reads
         ; every byte whatever the PIN and the data
     rh_verify:
         mov  a, R_LC
         jz   rv_lc
-        clr  c
-        subb a, #PIN_MIN
-        jc   rm_sw_6700
+        add  a, #(0x100 - PIN_MIN)
+        jnc  rm_sw_6700           ; 0 < Lc < PIN_MIN
     rv_lc:
-        acall rm_active
+        acall rm_active           ; (DPTR = X_ACTIVE)
         jnz  rm_sw_6985
-        mov  dptr, #X_TRIES
+        inc  dptr
+        inc  dptr                 ; X_TRIES
         movx a, @dptr
         mov  r4, a
-        clr  c
-        subb a, #(PIN_TRIES + 1)
-        jc   rv_t
+        add  a, #(0x100 - (PIN_TRIES + 1))
+        jnc  rv_t                 ; tries <= PIN_TRIES
         mov  r4, #0
     rv_t:
         mov  a, R_LC
         jnz  rv_try
         mov  a, _rm_pin           ; Lc = 0 asks
         jnz  rh_ret
-        mov  a, r4
-        jz   rm_sw_6983
-        sjmp rv_left
-    rv_try:
+    rv_try:                       ; (Lc = 0: rm_pin is 0 already)
         mov  _rm_pin, #0
         mov  a, r4
         jz   rm_sw_6983
+        mov  a, R_LC
+        jz   rv_left
         dec  r4
         mov  a, r4
         movx @dptr, a             ; the try, counted
@@ -428,25 +432,25 @@ void rm_main(void) __naked
         cjne r1, #PIN_MAX, rv_cmp
         mov  a, r3
         jnz  rv_left
+        inc  _rm_pin              ; (0: above)
+        ; the PIN's tries back to PIN_TRIES
+    rm_tries::
         mov  dptr, #X_TRIES
         mov  a, #PIN_TRIES
         movx @dptr, a
-        inc  _rm_pin              ; (0: above)
         ret
     rv_left:
         mov  a, r4
         orl  a, #(CARD_SW_PIN_WRONG & 0xFF)
-        mov  b, a
+        mov  (_rm_sw + 1), a
         mov  a, #(CARD_SW_PIN_WRONG >> 8)
-        sjmp rm_sw_ab
+        sjmp rm_sw_a00
 
         ; ---- GET INFO
     rh_info:
         mov  dptr, #_rm_info
         mov  r7, #7
-        mov  _rm_la, r7
-        mov  P2, #(X_RESP >> 8)
-        mov  r1, #(X_RESP & 0xFF)
+        acall rm_rsp
     _rm_ccopy::                   ; CODE DPTR -> XDATA P2:R1, R7 bytes
     rm_ccopy::
         clr  a
@@ -466,19 +470,29 @@ void rm_main(void) __naked
         mov  r7, #8
 #endif
     rh_cy:
-        mov  _rm_la, r7
         mov  dptr, #_rm_last
-        mov  _rk_p1, #(X_RESP & 0xFF)
-        mov  (_rk_p1 + 1), #(X_RESP >> 8)
-        NJMP rm_xmove
+        acall rm_rsp
+        ljmp cc_xmv               ; (chacha.c)
+        ; a response of R7 bytes (rm_la) at P2:R1
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)
+#endif
+    rm_rsp:
+        mov  _rm_la, r7
+        mov  P2, #(X_RESP >> 8)
+        mov  r1, #(X_RESP & 0xFF)
+        ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
 
         ; ---- GET COUNTER: ~slot, byte-reversed
     rh_ctr:
         mov  _rm_la, #4
         acall rm_ctrp
-        mov  a, r0
-        add  a, #3
-        mov  r0, a
+        inc  r0
+        inc  r0
+        inc  r0
         mov  dptr, #X_RESP
         mov  r7, #4
     rh_ctr1:
@@ -490,13 +504,12 @@ void rm_main(void) __naked
         djnz r7, rh_ctr1
         ret
 
-        ; ---- SET PIN: staged for the next COMMIT KEY; the length byte,
-        ; written last, makes it valid; then the record of PUT bytes
-        ; cleared
+        ; ---- SET PIN: the record of PUT bytes cleared (with the staged
+        ; PIN: rm_unstage), then the PIN staged for the next COMMIT KEY;
+        ; the length byte, written last, makes it valid
     rh_setpin:
+        acall rm_unstage
         mov  dptr, #X_PINST
-        mov  a, #0xFF
-        movx @dptr, a
         mov  r1, #0
     rh_sp1:
         acall rm_pinb
@@ -506,8 +519,11 @@ void rm_main(void) __naked
         mov  dptr, #X_PINST
         mov  a, R_LC
         movx @dptr, a
-        ajmp rm_wclr
+        ret
         ; C = a PIN is staged (its length PIN_MIN .. PIN_MAX), DPTR = X_PINST
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)         ; (with rm_unstage: the gap's room)
+#endif
     rm_pinst::
         mov  dptr, #X_PINST
         movx a, @dptr
@@ -515,6 +531,9 @@ void rm_main(void) __naked
         clr  c
         subb a, #(PIN_MAX - PIN_MIN + 1)
         ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
         ; A = the PIN byte R1, 0-padded past Lc (R1 + 1)
     rm_pinb:
         mov  P2, #(X_CMD >> 8)
@@ -523,8 +542,7 @@ void rm_main(void) __naked
         mov  a, r1
         clr  c
         subb a, R_LC              ; C = R1 < Lc (public: the length sent)
-        clr  a
-        subb a, #0
+        subb a, 0xe0              ; 0xFF iff C
         anl  a, r5
         inc  r1
         ret
@@ -536,7 +554,8 @@ void rm_main(void) __naked
         jnz  rs_6985
         mov  a, _rm_pin
         jnz  rs_pin
-        mov  dptr, #X_TRIES
+        inc  dptr
+        inc  dptr                 ; X_TRIES
         movx a, @dptr
         jz   rs_6983
         ajmp rm_sw_6982
@@ -549,7 +568,8 @@ void rm_main(void) __naked
     rs_6983:
         ajmp rm_sw_6983
 #ifndef CARD_ROM_NO_CHECK
-    rs_6a80:
+    rs_6a80:                      ; (the check put the staged key's
+        lcall _rk_tfill           ; coefficients in the term records)
         ajmp rm_sw_6a80
 #endif
 
@@ -570,15 +590,13 @@ void rm_main(void) __naked
         orl  a, #((0xFF << (SK_BYTES % 8)) & 0xFF)
         anl  0x03, a       ; R3 (bank 0)
 #endif
-        mov  a, r3
-        cpl  a
-        jnz  rs_6985
+        cjne r3, #0xFF, rs_6985
         acall rm_pinst
         jnc  rs_6985
         acall rm_wclr             ; the record, cleared before the check
 #ifndef CARD_ROM_NO_CHECK
-        NCALL _rm_points
-        jz   rs_6a80
+        NCALL _rm_points          ; (A = 0: the key passes)
+        jnz  rs_6a80
 #ifndef CARD_ROM_POINT_ONLY
         lcall _rm_check
         jz   rs_6a80
@@ -594,7 +612,10 @@ void rm_main(void) __naked
         ; session that commits it (docs/CARD.md, Threat model): at reset
         ; the staged PIN is used up and the record of PUT bytes cleared;
         ; SET PIN and COMMIT KEY (before its check) clear the record
-    rm_unstage:
+#ifdef CARD_ROM_NEAR
+        .area RGAP (CODE)
+#endif
+    rm_unstage::
         mov  dptr, #X_PINST
         mov  a, #0xFF
         movx @dptr, a
@@ -607,22 +628,16 @@ void rm_main(void) __naked
         inc  dptr
         djnz r7, rk_wc
         ret
+#ifdef CARD_ROM_NEAR
+        .area CSEG (CODE)
+#endif
 
-        ; the signature counter (ctr_advance of sign.c): A = 0 if exhausted,
-        ; else sig_ctr = c, ~(c + 1) in the other slot, then the switch
+        ; the signature counter (ctr_advance of sign.c): sig_ctr = c and
+        ; ~(c + 1) to the other slot (the slot not in use), then A = 0 if
+        ; c = 2^32 - 1 was the last one (the borrow out of ~c - 1: the
+        ; switch stays), else the switch and A = 1
     rm_ctr:
         acall rm_ctrp
-        mov  a, r0
-        mov  r1, a
-        mov  r7, #4
-        mov  r3, #0
-    rc_z:
-        movx a, @r1
-        orl  0x03, a       ; R3 (bank 0)
-        inc  r1
-        djnz r7, rc_z
-        mov  a, r3
-        jz   rc_ret               ; public: c = 2^32 - 1 was the last one
         mov  a, r0
         xrl  a, #((X_CTR & 0xFF) ^ ((X_CTR + 4) & 0xFF))
         mov  r1, a
@@ -641,10 +656,12 @@ void rm_main(void) __naked
         inc  r0
         inc  r1
         djnz r7, rc_b
+        clr  a
+        jc   rc_ret               ; public: the counter exhausted
         mov  r1, #(X_CSEL & 0xFF)
         movx a, @r1
+        cpl  a
         anl  a, #1
-        xrl  a, #1
         movx @r1, a
         mov  a, #1
     rc_ret:
@@ -652,20 +669,16 @@ void rm_main(void) __naked
 
         ; ---- PUT KEY: the staging copy and its map (a byte, then its bit)
     rh_put:
-        clr  c
-        mov  a, R_P2
-        subb a, #(SK_BYTES & 0xFF)
-        mov  a, R_P1
-        subb a, #(SK_BYTES >> 8)
-        jnc  rp_6a86              ; offset >= sk
-        clr  c
+        clr  c                    ; sk - offset
         mov  a, #(SK_BYTES & 0xFF)
         subb a, R_P2
         mov  r2, a
         mov  a, #(SK_BYTES >> 8)
         subb a, R_P1
+        jc   rp_6a86              ; offset > sk
         jnz  rp_lc                ; sk - offset > 255
         mov  a, r2
+        jz   rp_6a86              ; offset = sk
         clr  c
         subb a, R_LC
         jc   rp_6a86              ; offset + Lc > sk
@@ -673,11 +686,9 @@ void rm_main(void) __naked
         mov  a, R_LC
         jz   rp_6700
         mov  r7, a
-        mov  a, R_P2              ; DPTR: the staging copy's byte
-        add  a, #(X_STAGE & 0xFF)
-        mov  dpl, a
-        mov  a, R_P1
-        addc a, #(X_STAGE >> 8)
+        mov  dpl, R_P2            ; DPTR: the staging copy's byte
+        mov  a, R_P1              ; (X_STAGE: a page, card_map.h)
+        add  a, #(X_STAGE >> 8)
         mov  dph, a
         mov  a, R_P2              ; R3: the map's bit, 1 << (offset & 7)
         anl  a, #7

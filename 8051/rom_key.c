@@ -25,8 +25,8 @@ void rm_check(void) __naked
         mov  r3, #(X_G3 >> 8)
         lcall rm_lcols
         mov  dptr, #(X_STAGE + SK_s3)
-        mov  _rk_p1, #((X_G3 + N * GST) & 0xFF)
-        mov  (_rk_p1 + 1), #((X_G3 + N * GST) >> 8)
+        mov  P2, #((X_G3 + N * GST) >> 8)
+        mov  r1, #((X_G3 + N * GST) & 0xFF)
         mov  r7, #N
         lcall rm_xmove
         mov  dptr, #(X_STAGE + SK_S1)
@@ -45,8 +45,8 @@ void rm_check(void) __naked
         mov  a, dpl
         anl  _rm_ok, a
         mov  dptr, #(X_G3 + N * GST)
-        mov  _k_x, #(_IA + IX_OFF)
-        mov  _k_cnt, #N
+        mov  r0, #(_IA + IX_OFF)
+        mov  r7, #N
         lcall _xcopy_k
         lcall _central_eval_rom
         mov  dptr, #(X_STAGE + SK_s1)
@@ -108,7 +108,7 @@ void rm_check(void) __naked
 
 /*
  * COMMIT KEY's check points (its data at X_CMD, protocol.h: per point x,
- * w = S3 x + s3 and y = P(w) under the intended public key P): A = 1 iff
+ * w = S3 x + s3 and y = P(w) under the intended public key P): A = 0 iff
  * the staged raw key gives S3 x + s3 = w and S1 y + s1 = F(x) at both,
  * P'(w) = y for its own public map P' (key.c's points_diff; docs/CARD.md,
  * "A faulty key"). k_t1 collects every byte of the differences, with no
@@ -142,79 +142,59 @@ void rm_points(void) __naked
         inc  r0
         inc  r1
         djnz r7, dg_b
-        mov  _k_t1, #1
-        mov  a, r3
+        mov  a, r3                ; A = 0 iff one of the three is 0
         jz   dg_end
         mov  a, r4
         jz   dg_end
         mov  a, r5
-        jz   dg_end
-        mov  _k_t1, #0
     dg_end:
-        mov  _k_k, #(X_CMD & 0xFF)
-    pt_pt:
-        mov  dpl, _k_k
+        cjne a, #1, dg_k          ; C = (A = 0)
+    dg_k:
+        clr  a
+        rlc  a
+        mov  _k_t1, a
+        mov  dpl, #(X_CMD & 0xFF)
+    pt_pt:                        ; (DPL: the point, in X_CMD)
         mov  a, #N
         acall pt_ix               ; x (DPTR: then w)
-        mov  _k_x, #_IA
-        mov  _k_cnt, #N
-        NCALL _xcopy_k            ; w
+        mov  r0, #_IA
+        mov  r7, #N
+        NCALL _xcopy_k            ; w (DPTR: then y)
+        push dpl
         mov  dptr, #(X_STAGE + SK_S3)
         mov  r2, #N
         acall pt_aff
         NCALL _central_eval_rom
-        mov  a, _k_k
-        add  a, #(2 * N)
-        mov  dpl, a
+        pop  dpl
         mov  a, #M
-        acall pt_ix               ; y
+        acall pt_ix               ; y (DPTR: then the next point)
+        push dpl
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         acall pt_aff
-        mov  a, _k_k
-        add  a, #CHK_PT
-        mov  _k_k, a
+        pop  dpl
+        mov  a, dpl
         cjne a, #((X_CMD & 0xFF) + CHK_BYTES), pt_pt ; public: the count
-        mov  a, _k_t1
-        add  a, #0xFF             ; C = (d != 0)
-        clr  a
-        rlc  a
-        xrl  a, #1
+        mov  a, _k_t1             ; (0: the key passes)
         ret
 
         ; IX[0 .. A) = X_CMD[DPL ..] (DPTR after them)
     pt_ix:
         mov  dph, #(X_CMD >> 8)
-        mov  _k_x, #(_IA + IX_OFF)
-        mov  _k_cnt, a
+        mov  r0, #(_IA + IX_OFF)
+        mov  r7, a
         NJMP _xcopy_k
 
         ; k_t1 |= every byte of t + s + S v: S the raw row-major R2 x R2
         ; matrix at DPTR, s right after it (the key's layout: S1 s1, S3
-        ; s3), t = IA[0 .. R2), v = IX
+        ; s3), t = IA[0 .. R2), v = IX; t += S v row by row, then s
     pt_aff:
-        mov  a, r2
-        mov  b, a
-        mul  ab
-        add  a, dpl
-        mov  _rk_p0, a
-        mov  a, b
-        addc a, dph
-        mov  (_rk_p0 + 1), a      ; s
         mov  r0, #_IA
+        mov  a, r2
+        mov  r3, a                ; the rows (rk_gmul keeps R3)
     pa_row:
-        push dpl
-        push dph
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
-        movx a, @dptr
-        inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
-        pop  dph
-        pop  dpl
-        xrl  a, @r0
-        mov  r6, a                ; t + s
+        mov  a, @r0
+        mov  r6, a                ; t
         mov  r1, #(_IA + IX_OFF)
         mov  a, r2
         mov  r7, a
@@ -231,17 +211,26 @@ void rm_points(void) __naked
         xrl  a, r6
         mov  r6, a
         djnz r7, pa_col
+        mov  @r0, a
+        inc  r0
+        djnz r3, pa_row
+        mov  r0, #_IA             ; (DPTR = s)
+        mov  a, r2
+        mov  r7, a
+    pa_s:
+        movx a, @dptr
+        inc  dptr
+        xrl  a, @r0
         orl  _k_t1, a
         inc  r0
-        mov  a, r0
-        add  a, #(0x100 - IA_ABS)
-        cjne a, 0x02, pa_row      ; R2 (bank 0)
+        djnz r7, pa_s
         ret
     __endasm;
 }
 #endif
 
-/* XDATA DPTR -> XDATA rk_p1, R7 bytes (rm_l1move: each byte in L1 form) */
+/* XDATA DPTR -> XDATA P2:R1 on (across pages), R7 bytes (rm_l1move: each
+ * byte in L1 form) */
 void rm_moves(void) __naked
 {
     __asm
@@ -256,19 +245,18 @@ void rm_moves(void) __naked
     xm_go:
         movx a, @dptr
         inc  dptr
+        jnb  F0, xm_raw
         push dpl
         push dph
-        jnb  F0, xm_raw
-        NCALL _rk_l1of
-    xm_raw:
-        mov  dpl, _rk_p1
-        mov  dph, (_rk_p1 + 1)
-        movx @dptr, a
-        inc  dptr
-        mov  _rk_p1, dpl
-        mov  (_rk_p1 + 1), dph
+        NCALL _rk_l1of            ; (keeps P2 and R1)
         pop  dph
         pop  dpl
+    xm_raw:
+        movx @r1, a
+        inc  r1
+        cjne r1, #0, xm_pg        ; public: the page's end
+        inc  P2
+    xm_pg:
         djnz r7, xm_go
         ret
 #ifdef CARD_ROM_FILL_GAP
@@ -286,16 +274,11 @@ void rm_moves(void) __naked
 void rm_kcard(void) __naked
 {
     __asm
-        NCALL _stream_wipe        ; K_0 = 0
-        mov  _rk_p0, #(X_STAGE & 0xFF)
-        mov  (_rk_p0 + 1), #(X_STAGE >> 8)
+        NCALL _stream_wipe        ; K_0 = 0 (the block; P2: the X_STR page)
+        mov  dptr, #X_STAGE
         mov  _rm_ok, #((SK_BYTES + 31) / 32)
-    kc_blk:
-        mov  dptr, #(X_STR + 64)
-        lcall _stream_init        ; (P2: the X_STR page)
-        mov  r1, #((X_STR + 16) & 0xFF)
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
+    kc_blk:                       ; K_i XOR M_i, in the block
+        mov  r1, #((X_STR + 64) & 0xFF)
         mov  r7, #32
         mov  a, _rm_ok            ; public: the last piece (zero-padded)
         cjne a, #1, kc_x
@@ -309,19 +292,23 @@ void rm_kcard(void) __naked
         movx @r1, a
         inc  r1
         djnz r7, kc_x
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        push dpl
+        push dph
+        mov  dptr, #(X_STR + 64)
+        lcall _stream_init        ; (it as the key)
         mov  dptr, #_rm_nonce
         mov  r1, #((X_STR + 52) & 0xFF)
         mov  r7, #12
         NCALL rm_ccopy
         lcall _chacha_block
+        pop  dph
+        pop  dpl
         djnz _rm_ok, kc_blk
         mov  dptr, #(X_STR + 64)
-        mov  _rk_p1, #(X_KCST & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCST >> 8)
+        mov  P2, #(X_KCST >> 8)
+        mov  r1, #(X_KCST & 0xFF)
         mov  r7, #32
-        NCALL rm_xmove
+        lcall cc_xmv
         NJMP _stream_wipe
     __endasm;
 }
@@ -337,79 +324,74 @@ void rm_kcard(void) __naked
 void rm_install(void) __naked
 {
     __asm
-        mov  _rk_p0, #_K1_RUNS
-        mov  (_rk_p0 + 1), #(_K1_RUNS >> 8)
+        mov  r3, #_K3_RUNS
+        mov  r4, #(_K3_RUNS >> 8)
+        mov  dptr, #(X_STAGE + SK_S3)
+        mov  r2, #N
+        NCALL in_cols             ; (R4:R3: then K1_RUNS, kernels_rom.c)
         mov  dptr, #(X_STAGE + SK_S1)
         mov  r2, #M
         NCALL in_cols
-        mov  _rk_p0, #_K3_RUNS
-        mov  (_rk_p0 + 1), #(_K3_RUNS >> 8)
-        mov  dptr, #(X_STAGE + SK_S3)
-        mov  r2, #N
-        NCALL in_cols
         mov  dptr, #(X_STAGE + SK_COEF)
-        mov  _rk_p1, #(X_KCO & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCO >> 8)
+        mov  P2, #(X_KCO >> 8)
+        mov  r1, #(X_KCO & 0xFF)
         mov  r7, #C
-        NCALL rm_l1move           ; then X_Ks1 (rk_p1 = X_KCO + C)
+        NCALL rm_l1move           ; then X_Ks1 (P2:R1 = X_KCO + C)
         mov  dptr, #(X_STAGE + SK_s1)
         mov  r7, #M
         NCALL rm_xmove            ; then X_Ks3
         mov  dptr, #(X_STAGE + SK_s3)
         mov  r7, #N
         NCALL rm_xmove
-        mov  dptr, #X_KCST
-        mov  _rk_p1, #(X_KCARD & 0xFF)
-        mov  (_rk_p1 + 1), #(X_KCARD >> 8)
+        mov  dptr, #X_KCST        ; (X_MISC's page: P2)
+        mov  P2, #(X_KCARD >> 8)
+        mov  r1, #(X_KCARD & 0xFF)
         mov  r7, #32
-        NCALL rm_xmove
+        lcall cc_xmv
         NCALL rm_pinst            ; public: staged, or already used up
         jnc  in_nopin
-        mov  _rk_p1, #(X_PIN & 0xFF)
-        mov  (_rk_p1 + 1), #(X_PIN >> 8)
+        mov  r1, #(X_PIN & 0xFF)
         mov  r7, #(PIN_MAX + 1)
-        NCALL rm_xmove            ; (DPTR = X_PINST)
+        lcall cc_xmv              ; (DPTR = X_PINST)
     in_nopin:
-        mov  dptr, #X_TRIES
-        mov  a, #PIN_TRIES
-        movx @dptr, a
+        NCALL rm_tries
         mov  dptr, #X_ACTIVE
         mov  a, #NV_MAGIC
         movx @dptr, a
-        mov  dptr, #X_PINST       ; the staged PIN is used up
-        mov  a, #0xFF
-        movx @dptr, a
-        mov  dptr, #X_JRNL        ; done
-        clr  a
+        NCALL rm_unstage          ; the staged PIN is used up (and the
+                                  ; record of PUT bytes, cleared already)
+        mov  dptr, #X_JRNL        ; done (A = 0: rm_unstage)
         movx @dptr, a
         mov  _rm_pin, a
         ljmp _rk_tfill            ; the term records' coefficients
 
         ; S raw row-major at DPTR (R2 x R2) -> the L1 columns of the run
-        ; table at rk_p0
+        ; table at R4:R3 (each run's columns at P2:R1 on; R0 the columns
+        ; left, R6 those of the run)
     in_cols:
-        mov  _k_cnt, r2
-        mov  _k_j, #1
+        mov  a, r2
+        mov  r0, a
+        mov  r6, #1
     ic_col:
-        djnz _k_j, ic_same        ; public: the column in its run
+        djnz r6, ic_same          ; public: the column in its run
         push dpl
         push dph
-        mov  dpl, _rk_p0
-        mov  dph, (_rk_p0 + 1)
+        mov  dpl, r3
+        mov  dph, r4
         clr  a
         movc a, @a+dptr
-        mov  _k_ckp, a
+        mov  P2, a
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_ckl, a
+        mov  r1, a
         inc  dptr
         clr  a
         movc a, @a+dptr
-        mov  _k_j, a
+        mov  r6, a
         inc  dptr
-        mov  _rk_p0, dpl
-        mov  (_rk_p0 + 1), dph
+        mov  r3, dpl
+        mov  r4, dph
         pop  dph
         pop  dpl
     ic_same:
@@ -421,11 +403,9 @@ void rm_install(void) __naked
         movx a, @dptr
         push dpl
         push dph
-        NCALL _rk_l1of
-        mov  P2, _k_ckp
-        mov  r1, _k_ckl
+        NCALL _rk_l1of            ; (keeps P2, R1 .. R4)
         movx @r1, a
-        inc  _k_ckl
+        inc  r1
         pop  dph
         pop  dpl
         mov  a, dpl
@@ -438,7 +418,7 @@ void rm_install(void) __naked
         pop  dph
         pop  dpl
         inc  dptr
-        djnz _k_cnt, ic_col
+        djnz r0, ic_col
         ret
     __endasm;
 }

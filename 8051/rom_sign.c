@@ -19,7 +19,8 @@
  *   q = 0 .. b-1 (the unknown x[c+q]) TX(u), TC(q) with u = 2(r-q) - (i mod
  *   2) for q < r, 0 for q = r, c + r - q for q > r.
  * rk_tfill writes their third bytes, the active key's coefficients (L1,
- * X_KCO): at reset and after each install. Both loops run on public counts.
+ * X_KCO): at reset and after each install (rk_tfilld: the C bytes at
+ * DPTR, for COMMIT KEY's check). Both loops run on public counts.
  */
 #define TG_C (V + A + 2)           /* layer 3's first variable */
 #define TG_H ((V - 2) / 2)
@@ -29,31 +30,26 @@ void rk_terms(void) __naked
     _rk_tgen::
         mov  P2, #(X_TERMS >> 8)
         mov  r0, #0
-        ; layer 1: R5 the row's first column, R4 the column, R7 = j
-        mov  r5, #((V + 1) % A)
-        mov  r6, #A
+        ; layer 1: R6 = i, R7 = j; (i + j) mod a by DIV
+        mov  r6, #V
     tg_l1r:
-        mov  a, r5
-        mov  r4, a
         mov  r7, #1
     tg_l1t:
-        mov  a, r4
-        add  a, #TC(0)
+        mov  a, r6
+        add  a, r7
+        mov  b, #A
+        div  ab
+        mov  a, #TC(0)
+        add  a, b
         mov  b, a
         mov  a, r7
         acall tg_put
-        inc  r4
-        cjne r4, #A, tg_l1c
-        mov  r4, #0
-    tg_l1c:
         inc  r7
         cjne r7, #V, tg_l1t
-        inc  r5
-        cjne r5, #A, tg_l1n
-        mov  r5, #0
-    tg_l1n:
-        djnz r6, tg_l1r
-        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu)
+        inc  r6
+        cjne r6, #(V + A), tg_l1r
+        ; mu1, mu2: four runs of TX(u), TW(w), u up and w down (tg_mu: u,
+        ; TW(w), the count)
         mov  dptr, #tg_mu
         mov  r6, #4
     tg_mr:
@@ -70,9 +66,7 @@ void rk_terms(void) __naked
         mov  r7, a
         inc  dptr
     tg_mt:
-        mov  a, r5
-        add  a, #TW(0)
-        mov  b, a
+        mov  b, r5
         mov  a, r4
         acall tg_put
         inc  r4
@@ -129,12 +123,13 @@ void rk_terms(void) __naked
         inc  P2
     tg_p1:
         ret
-    tg_mu:                        ; (u, w, count) of the four runs
-        .db  1, V - 2, TG_H, A, V + A - 1, V / 2
-        .db  2, V - 1, TG_H, A + 1, V + A, V / 2
+    tg_mu:                        ; (u, TW(w), count) of the four runs
+        .db  1, TW(V - 2), TG_H, A, TW(V + A - 1), V / 2
+        .db  2, TW(V - 1), TG_H, A + 1, TW(V + A), V / 2
 
     _rk_tfill::
         mov  dptr, #X_KCO
+    _rk_tfilld::                  ; (from DPTR: COMMIT KEY's check)
         mov  P2, #(X_TERMS >> 8)
         mov  r0, #2
         mov  r7, #C
@@ -159,10 +154,16 @@ void rk_terms(void) __naked
  * u = S1 h + s1, then per attempt v stream bytes and the four layers (all
  * four, always), sigma = S3 x + s3 to X_RESP. Ends the command (rom.c
  * jumps here): the response length rm_la = n, or 6A80 when MAX_ATTEMPTS
- * attempts failed (the attempt counter in XDATA: internal RAM is the
- * scarce resource).
+ * attempts failed (the attempts left counted down in rk_p1, which the
+ * matvecs alone use, low byte first: SR_ATTL + 256 (SR_ATTH - 1) of
+ * them). F0 tells the matvec S1 from S3 where it writes its rows out
+ * (kernels_rom.c).
  */
-__xdata uint16_t rk_att;
+#define SR_ATTL (MAX_ATTEMPTS % 256)
+#define SR_ATTH (MAX_ATTEMPTS / 256 + 1)
+#if SR_ATTL == 0 || SR_ATTH > 255
+#error "rom_sign.c: the attempt count"
+#endif
 
 void sign_rom(void) __naked
 {
@@ -173,19 +174,18 @@ void sign_rom(void) __naked
         mov  r0, #(_IA + IX_OFF)  ; x = h, in L1 form
         mov  r7, #M
         NCALL _rk_l1in
-        mov  _rk_p0, #(X_Ks1 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks1 >> 8)
+        mov  dptr, #X_Ks1
         mov  _rk_p1, #(X_U & 0xFF)
         mov  (_rk_p1 + 1), #(X_U >> 8)
         mov  _k_rows, #M
+#ifndef CARD_ROM_MV_ROLL
         setb F0
-        mov  dptr, #_K1_RUNS
-        NCALL _matvec_rom
-        mov  dptr, #_rk_att
-        clr  a
-        movx @dptr, a
-        inc  dptr
-        movx @dptr, a
+#endif
+        mov  r2, #_K1_RUNS
+        mov  r3, #(_K1_RUNS >> 8)
+        lcall _matvec_rom
+        mov  _rk_p1, #SR_ATTL
+        mov  (_rk_p1 + 1), #SR_ATTH
     sr_att:
         mov  r0, #(_IA + IX_OFF)  ; the vinegar, in L1 form
         mov  _k_cnt, #V
@@ -195,7 +195,7 @@ void sign_rom(void) __naked
         mov  (_rk_p0 + 1), #(X_TERMS >> 8)
         mov  _rk_lay, #0
     sr_lay:
-        NCALL _rk_build
+        lcall _rk_build
         mov  a, _k_dim
         dec  a
         jz   sr_one               ; public: rk_build solved a one-unknown layer
@@ -207,28 +207,21 @@ void sign_rom(void) __naked
         cjne a, #12, sr_lay
         mov  a, _rk_ok
         jnz  sr_ok                ; declassified: the attempt succeeded
-        mov  dptr, #_rk_att
-        movx a, @dptr
-        add  a, #1
-        movx @dptr, a
-        mov  r2, a
-        inc  dptr
-        movx a, @dptr
-        addc a, #0
-        movx @dptr, a
-        cjne r2, #(MAX_ATTEMPTS & 0xFF), sr_att
-        cjne a, #(MAX_ATTEMPTS >> 8), sr_att
+        djnz _rk_p1, sr_att
+        djnz (_rk_p1 + 1), sr_att
         lcall _stream_wipe
         ljmp _rm_sw_6a80
     sr_ok:
-        mov  _rk_p0, #(X_Ks3 & 0xFF)
-        mov  (_rk_p0 + 1), #(X_Ks3 >> 8)
+        mov  dptr, #X_Ks3
         mov  _rk_p1, #(X_RESP & 0xFF)
         mov  (_rk_p1 + 1), #(X_RESP >> 8)
         mov  _k_rows, #N
+#ifndef CARD_ROM_MV_ROLL
         clr  F0
-        mov  dptr, #_K3_RUNS
-        NCALL _matvec_rom
+#endif
+        mov  r2, #_K3_RUNS
+        mov  r3, #(_K3_RUNS >> 8)
+        lcall _matvec_rom
         mov  _rm_la, #N
         ljmp _stream_wipe
     __endasm;
