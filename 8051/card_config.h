@@ -57,17 +57,19 @@ typedef uint16_t arena_t;   /* an address in the arena */
 /* -DCARD_ROM: the ROM-sized signing family (tts-M-N-rom.ihx: 128 B of
  * internal RAM, SDCC's small model, personalised by PUT KEY; rom.c and
  * the kernels of kernels_rom.c, Gauss-Jordan of k_gauss.c). With
- * -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE, the 4 KB image (tts-M-N-rom4k.ihx):
- * ChaCha20's rounds rolled and the layers by Gauss-Jordan (card_map.h),
- * without GET PROFILE, COMMIT KEY's check by its check points alone;
- * -DCARD_ROM_NO_CHECK leaves out COMMIT KEY's check.
- * With -DCARD_ROM_NO_CHECK -DCARD_ROM_NO_PROFILE -DCARD_ROM_MV_ROLL
- * -DCARD_ROM_WO_LOOP -DCARD_ROM_FILL_GAP, the 4 KB image within 224 ms
- * (tts-20-28-rom4k-nocheck.ihx): the matvec four rows a pass, the layer
- * build's rows written out by a loop over the first page's columns, four
- * a pass (kernels_rom.c: a = b), and the area RGAP right after the
+ * -DCARD_ROM_4K -DCARD_ROM_NO_PROFILE, the 4 KB image of TTS(16,22),
+ * TTS(20,26) and TTS(24,32) (tts-M-N-rom4k.ihx): ChaCha20's rounds rolled
+ * and the layers by Gauss-Jordan (card_map.h), without GET PROFILE,
+ * COMMIT KEY's check by its check points alone; -DCARD_ROM_NO_CHECK
+ * leaves out COMMIT KEY's check. TTS(20,28)'s 4 KB image, within 224 ms
+ * (-DCARD_ROM_POINT_ONLY -DCARD_ROM_NO_PROFILE -DCARD_ROM_MV_ROLL
+ * -DCARD_ROM_WO_LOOP -DCARD_ROM_NEAR; its measurement without the check,
+ * tts-20-28-rom4k-nocheck.ihx, -DCARD_ROM_NO_CHECK and -DCARD_ROM_FILL_GAP
+ * instead of the first and the last): the matvec four rows a pass, the
+ * layer build's rows written out by a loop over the first page's columns,
+ * four a pass (kernels_rom.c: a = b), and the area RGAP right after the
  * vectors with more of the command layer in it (build-image.sh). These
- * builds and their measurements: docs/CARD.md. */
+ * builds and their measurements: docs/CARD-IMAGES.md. */
 #define ARENA __idata
 typedef uint8_t arena_t;
 #define IRAM_TOP 0x7F
@@ -82,8 +84,7 @@ typedef uint8_t arena_t;
 typedef uint8_t arena_t;
 #define IRAM_TOP 0xFF
 #endif
-/* -DCARD_ROM_NEAR (the 4 KB image within 224 ms with the check points,
- * tts-20-28-rom4k-points.ihx): NCALL and NJMP, the ROM family's calls and
+/* -DCARD_ROM_NEAR (TTS(20,28)'s 4 KB image, tts-20-28-rom4k.ihx): NCALL and NJMP, the ROM family's calls and
  * jumps that the link of that image allows in two bytes (the target in the
  * same 2 KB page: aslink refuses any other), are ACALL and AJMP; else
  * LCALL and LJMP, three bytes. Either takes two machine cycles: the cycles

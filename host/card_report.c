@@ -341,9 +341,9 @@ int card_report_all(const char *dir, double mhz, int verbose, const tts_params *
             printf("\nROM family (tts-M-N-rom.ihx, n <= 32: personalised by PUT KEY, signing;\n"
                    "-t 8051, GET CYCLES; the 8051AH's ROM holds 4096 B):\n\n");
         else
-            printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, its\n"
-                   "ChaCha20 rounds rolled, its layers by Gauss-Jordan, no GET PROFILE; -t 8051,\n"
-                   "GET CYCLES):\n\n");
+            printf("\n4 KB ROM family (tts-M-N-rom4k.ihx: the ROM family in 4096 B of code, no GET\n"
+                   "PROFILE; TTS(20,28)'s within 224 ms, the others' ChaCha20 rounds rolled and\n"
+                   "their layers by Gauss-Jordan; -t 8051, GET CYCLES):\n\n");
         printf("| set | sign 12T ms%s | sign cycles | code B | last code byte | iram B | key B | xdata B |\n",
                fam ? "" : " (core + ChaCha20)");
         printf("|---|---|---|---|---|---|---|---|\n");

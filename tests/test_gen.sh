@@ -40,8 +40,8 @@ for what in lists:build-aux/sets.am card-rules:8051/card-rules.am; do
 done
 # Every set has its card test file in each image family (the lists of
 # build-aux/sets.am name them; the two ROM families for n <= 32, and
-# TTS(20,28)'s 4 KB image within 224 ms), and no other card test file is
-# there.
+# TTS(20,28)'s 4 KB measurement without a check), and no other card test
+# file is there.
 want=$(sed -n 's/^TTS_SET( *\([0-9]*\), *\([0-9]*\),.*/\1-\2/p' "$srcdir/include/tts_sets.def" |
        awk -F- '{print "card-" $0 ".card"; print "card-" $0 "-128.card"
                  if ($2 <= 32) { print "card-" $0 "-rom.card"; print "card-" $0 "-rom4k.card" }
