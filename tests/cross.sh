@@ -4,7 +4,9 @@
 # of aarch64 (little-endian, with the neon backend) and s390x (big-endian:
 # ref and swar). As root it first installs the cross compiler, qemu-user and
 # the foreign-architecture libraries (dpkg --add-architecture, apt-get);
-# otherwise they must be there already (CROSS_NO_INSTALL=1 skips the step).
+# otherwise they must be there already (CROSS_NO_INSTALL=1 skips the step;
+# CROSS_INSTALL_ONLY=1 does it alone, so that the two architectures can
+# then run side by side without two apt-get at once).
 #
 # The sources are copied (the files git tracks, as they are in the work
 # tree; or, outside git, the tree without build products)
@@ -63,6 +65,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${CROSS_NO_INSTALL:-}" ]; then
         for d in "$sysroot"/debs/*.deb; do dpkg -x "$d" "$sysroot" || die "dpkg -x $d"; done
     fi
 fi
+[ -n "${CROSS_INSTALL_ONLY:-}" ] && exit 0
 command -v "$host-gcc" >/dev/null || die "$host-gcc not found (run as root to install gcc-$host)"
 command -v "$qemu" >/dev/null || die "$qemu not found (install qemu-user)"
 

@@ -60,6 +60,18 @@ static int rng_xs(void *ctx, uint8_t *out, size_t len)
 /* The backends under test: filled by main. */
 static const tts_kernels *be[8];
 static size_t nbe;
+/* $TTS_TEST_QUICK (the CI's run under valgrind memcheck, which looks for
+ * memory errors and leaks and needs each path once): a tenth of the
+ * random kernel cases (the layer systems all, for their singular ones),
+ * the inversions of 14 sizes of the 50, and in the whole-scheme test the
+ * smallest and the largest set, one key each and two messages a key. The
+ * plain and sanitizer runs take them all. */
+static int quick;
+
+static int reps(int n)
+{
+    return quick ? (n + 9) / 10 : n;
+}
 
 static const tts_kernels *R(void) { return &tts_kernels_ref; }
 
@@ -67,7 +79,7 @@ START_TEST(t_field_kernels)
 {
     const tts_kernels *k = be[_i];
     uint8_t a[300], b[300], c1[340], c2[340];
-    for (int iter = 0; iter < 200; iter++) {
+    for (int iter = 0; iter < reps(200); iter++) {
         size_t len = 1 + rnd8() % 260;
         uint8_t s = iter < 4 ? (uint8_t)(iter == 0 ? 0 : iter == 1 ? 1 : 0xFF) : rnd8();
         rnd_edgy(a, sizeof a);
@@ -133,6 +145,8 @@ START_TEST(t_invert)
         P[TTS_MAX_N * TTS_MAX_N];
     unsigned inverted = 0, singular = 0;
     for (unsigned dim = 1; dim <= TTS_MAX_N; dim++) {
+        if (quick && dim > 8 && dim % 7 != 1 && dim != TTS_MAX_N)
+            continue; /* quick: 1..8, then every 7th and the largest */
         for (int kind = 0; kind < 6; kind++) {
             rnd(M, (size_t)dim * dim);
             if (kind == 1 || kind == 2) /* zero pivots: leading rows zero in early columns */
@@ -163,7 +177,7 @@ START_TEST(t_invert)
                     ck_assert_uint_eq(P[r * dim + c], r == c);
         }
     }
-    ck_assert(inverted > 100 && singular > 100);
+    ck_assert(inverted > (quick ? 10u : 100u) && singular > (quick ? 10u : 100u));
 }
 END_TEST
 
@@ -186,7 +200,7 @@ static void blocksum_oracle(uint8_t *y, const uint8_t *M, const uint32_t *mo,
 START_TEST(t_blocksum)
 {
     const tts_kernels *k = be[_i];
-    for (int iter = 0; iter < 60; iter++) {
+    for (int iter = 0; iter < reps(60); iter++) {
         unsigned cols = 1 + rnd8() % 16, per = 1 + rnd8() % 20, nm = 1 + rnd8() % 8;
         size_t rows = 1 + rnd8() % 40, nx = 1 + rnd8() % 100;
         uint8_t *M = malloc((size_t)nm * cols * 64), *x = malloc(nx + cols);
@@ -214,7 +228,7 @@ START_TEST(t_matrix_kernels)
     const tts_kernels *k = be[_i];
     /* Exact-size heap buffers, so reading past the end is caught by ASan /
      * valgrind runs as well. */
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < reps(300); iter++) {
         unsigned rows = 1 + rnd8() % 50, cols = 1 + rnd8() % 64, inner = 1 + rnd8() % 40;
         uint8_t *M = malloc((size_t)rows * cols), *x = malloc(cols);
         uint8_t y1[64], y2[64];
@@ -241,7 +255,7 @@ START_TEST(t_matrix_kernels)
         free(M), free(x), free(A), free(B), free(C1), free(C2);
     }
     /* Elimination: random, singular (dependent rows) and zero-pivot cases. */
-    for (int iter = 0; iter < 300; iter++) {
+    for (int iter = 0; iter < reps(300); iter++) {
         unsigned dim = 1 + rnd8() % 50, cols = dim + 1 + rnd8() % 51;
         uint8_t *G1 = malloc((size_t)dim * cols), *G2 = malloc((size_t)dim * cols);
         rnd_edgy(G1, (size_t)dim * cols);
@@ -268,7 +282,7 @@ START_TEST(t_pk_eval)
     for (size_t s = 0; s < tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s);
         uint8_t *pk = malloc(pk_bytes(p)), w[TTS_MAX_N], o1[TTS_MAX_M], o2[TTS_MAX_M];
-        for (int iter = 0; iter < 20; iter++) {
+        for (int iter = 0; iter < reps(20); iter++) {
             rnd(pk, pk_bytes(p));
             rnd_edgy(w, p->n);
             R()->pk_eval(o1, pk, w, p->m, p->n);
@@ -345,7 +359,9 @@ START_TEST(t_scheme)
     uint8_t dg[TTS_MAX_M], s1[TTS_MAX_N], s2[TTS_MAX_N];
     for (size_t s = 0; s < tts_params_count(); s++) {
         const tts_params *p = tts_params_at(s);
-        for (int key = 0; key < 3; key++) {
+        if (quick && s != 0 && s + 1 != tts_params_count())
+            continue; /* quick: the smallest and the largest set */
+        for (int key = 0; key < (quick ? 1 : 3); key++) {
             rnd(seed, sizeof seed);
             ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
             ck_assert_int_eq(tts_keypair_from_seed(p, pk1, sk1, seed), TTS_OK);
@@ -378,7 +394,7 @@ START_TEST(t_scheme)
             ck_assert_int_eq(tts_pk_from_sk_ws(p, pk3, sk1, ws, wl - 1), TTS_EINVAL);
             free(ws);
             ck_assert_int_eq(tts_sk_check(p, sk1), TTS_OK);
-            for (int msg = 0; msg < 8; msg++) {
+            for (int msg = 0; msg < (quick ? 2 : 8); msg++) {
                 rnd(dg, p->m);
                 uint64_t st1 = 1 + rnd8(), st2 = st1;
                 ck_assert_int_eq(tts_set_backend("ref"), TTS_OK);
@@ -507,7 +523,10 @@ END_TEST
 int main(void)
 {
     /* The automatic choice must be the best available (unless overridden). */
-    const char *env = getenv("TTS_BACKEND");
+    const char *env = getenv("TTS_BACKEND"), *q = getenv("TTS_TEST_QUICK");
+    quick = q && *q;
+    if (quick)
+        printf("# TTS_TEST_QUICK: a tenth of the random cases\n");
     const char *first = tts_backend();
     for (size_t i = 0; tts_backend_at(i); i++) {
         const tts_kernels *k = tts_kernels_find(tts_backend_at(i));
