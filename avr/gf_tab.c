@@ -4,7 +4,8 @@
  * (avr/gen_avr.c, GF_TAB_INIT), one 256-byte page each, copied from flash
  * at reset with the static data. In the input section .data (the C
  * variables go to .data.NAME with -fdata-sections), this module linked
- * first: the tables open the SRAM at 0x100, page-aligned without padding
+ * first: the tables open the SRAM (0x100 on the ATmega328P, 0x200 on the
+ * ATmega2560), page-aligned without padding
  * (avr/build-image.sh checks the address).
  */
 #include "avr.h"
