@@ -437,7 +437,7 @@ int card_find_image(const char *dir, const tts_params *p, const char *cpu, const
         if (image == buf && !getenv("TTS_CARD_DIR") && strcmp(dir, "8051") != 0 &&
             stat("8051/tts-20-28.ihx", &st) == 0)
             card_warn("no card image %s; in the build tree, pass --image-dir "
-                    "8051\n", image);
+                      "8051\n", image);
         else
             card_warn("no card image: %s\n", image);
         return 2;
@@ -447,7 +447,7 @@ int card_find_image(const char *dir, const tts_params *p, const char *cpu, const
         long iram = card_image_iram(image, NULL, NULL);
         if (iram < 0 || iram > 128) {
             card_warn("--cpu 8051 needs an image whose internal RAM fits 128 "
-                    "bytes: %s\n", image);
+                      "bytes: %s\n", image);
             return 2;
         }
     }

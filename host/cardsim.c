@@ -576,19 +576,19 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
                                          cpu >= (double)b->timeout);
         if (budget && b->watch && nhit < b->watch_hits) {
             card_warn("--watch: the card did not %s XDATA 0x%04X %d time%s "
-                    "before it stopped (the simulator then ran on until its CPU budget, "
-                    "%ld s); it saw %d:", b->watch_read ? "read" : "write", b->watch - 1,
-                    b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout, nhit);
+                      "before it stopped (the simulator then ran on until its CPU budget, "
+                      "%ld s); it saw %d:", b->watch_read ? "read" : "write", b->watch - 1,
+                      b->watch_hits, b->watch_hits == 1 ? "" : "s", b->timeout, nhit);
             for (int h = 0; h < nhit; h++)
                 fprintf(stderr, "%s %s %d after %llu instructions", h ? ";" : "",
                         b->watch_read ? "read" : "write", h + 1, b->watch_at[h]);
             fprintf(stderr, "%s\n", nhit ? "" : " no access");
         } else if (budget)
             card_warn("the simulator used more than %ld s of CPU time; "
-                    "stopped\n", b->timeout);
+                      "stopped\n", b->timeout);
         else
             card_warn("the simulator was killed by signal %d (%s) after %.1f s "
-                    "of CPU time\n", sig, strsignal(sig), cpu);
+                      "of CPU time\n", sig, strsignal(sig), cpu);
         return -1;
     }
     if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
@@ -608,7 +608,7 @@ static int simulate(card_batch *b, int reqfd, int respfd, int logfd,
     for (int i = 0; hi_check && i < 128 && !hi_bad; i++)
         if (hi[i] >= 0 && hi[i] != 0xa5) {
             card_warn("the card wrote internal RAM 0x%02X, above the 8051's "
-                    "128 bytes\n", 0x80 + i);
+                      "128 bytes\n", 0x80 + i);
             hi_bad = 1;
         }
     int hi_miss = 0;
@@ -628,8 +628,8 @@ static int run_k(card_batch *b, size_t k, int parse)
     int reqfd = anon_file(), respfd = anon_file(), logfd = anon_file();
     if (reqfd < 0 || respfd < 0 || logfd < 0) {
         card_warn("cannot make a temporary file under %s: %s\n",
-                getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-                strerror(errno));
+                  getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                  strerror(errno));
         if (reqfd >= 0)
             close(reqfd);
         if (respfd >= 0)
@@ -673,7 +673,7 @@ static int run_k(card_batch *b, size_t k, int parse)
             fclose(f);
         if (rc == 0 && b->nresp < k && !b->cut) {
             card_warn("the card answered %zu of %zu commands\n",
-                    b->nresp, k);
+                      b->nresp, k);
             rc = -1;
         }
     }
@@ -834,7 +834,7 @@ int card_check_answers(const card_batch *b, size_t first, size_t count, size_t p
     for (size_t k = first; k < first + count && !any_sw; k++)
         if (b->resp[k].sw != CARD_SW_OK) {
             card_warn("%s: card status %04X (%s)\n", name, b->resp[k].sw,
-                    card_sw_name(b->resp[k].sw));
+                      card_sw_name(b->resp[k].sw));
             return 1;
         }
     /* an answer of the wrong length is refused, whatever its status */
@@ -845,7 +845,7 @@ int card_check_answers(const card_batch *b, size_t first, size_t count, size_t p
         int want = card_answer_len(&b->cmd[kk], m, n);
         if (want >= 0 && b->resp[kk].len != want) {
             card_warn("%s: the card answered %u bytes to INS %02X, expected "
-                    "%d\n", name, b->resp[kk].len, b->cmd[kk].ins, want);
+                      "%d\n", name, b->resp[kk].len, b->cmd[kk].ins, want);
             return 1;
         }
     }
@@ -862,7 +862,7 @@ int card_assemble_pk(const card_batch *b, size_t first, size_t count, unsigned m
         size_t want = pkb - got < (size_t)segk * m ? pkb - got : (size_t)segk * m;
         if (b->resp[k].len != want) {
             card_warn("segment %zu: %u bytes, expected %zu\n", k - first,
-                    b->resp[k].len, want);
+                      b->resp[k].len, want);
             return 1;
         }
         memcpy(pk + got, b->resp[k].data, want);
